@@ -1,0 +1,34 @@
+import { eq } from "drizzle-orm";
+import { env } from "@/lib/config/env";
+import type { Plan } from "@/lib/context";
+import type { Db } from "@/lib/db/client";
+import { accounts, type AccountRow } from "@/lib/db/schema";
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+export async function getAccount(db: Db, id: string): Promise<AccountRow | null> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Finds the account with this slug or creates it (with `plan`, else DEFAULT_PLAN). When the account exists and a
+ * plan is given, the account is moved to that plan.
+ */
+export async function ensureAccount(db: Db, input: { slug: string; plan?: Plan; name?: string }): Promise<AccountRow> {
+  if (!SLUG_PATTERN.test(input.slug)) {
+    throw new Error(`Invalid account slug "${input.slug}": use lowercase letters, digits and dashes (1–64 characters)`);
+  }
+  return db.transaction(async (tx) => {
+    await tx
+      .insert(accounts)
+      .values({ slug: input.slug, name: input.name ?? input.slug, plan: input.plan ?? env().DEFAULT_PLAN })
+      .onConflictDoNothing({ target: accounts.slug });
+    const [row] = await tx.select().from(accounts).where(eq(accounts.slug, input.slug)).for("update");
+    if (input.plan && row!.plan !== input.plan) {
+      const [updated] = await tx.update(accounts).set({ plan: input.plan }).where(eq(accounts.id, row!.id)).returning();
+      return updated!;
+    }
+    return row!;
+  });
+}

@@ -1,0 +1,96 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { accounts, apiKeys, type ApiKeyRow } from "@/lib/db/schema";
+import type { AccountRef } from "@/lib/context";
+
+export const KEY_PREFIX = "fl_";
+const START_LENGTH = KEY_PREFIX.length + 6;
+// Written at most this often per key, so a busy key costs one UPDATE a minute, not one per request.
+const LAST_USED_INTERVAL_MS = 60_000;
+
+export const hashKey = (key: string): string => createHash("sha256").update(key).digest("hex");
+
+/** "fl_" + 192 random bits in base64url (32 characters). */
+export function generateKey(): string {
+  return KEY_PREFIX + randomBytes(24).toString("base64url");
+}
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  start: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const view = (row: ApiKeyRow): ApiKeyView => ({
+  id: row.id,
+  name: row.name,
+  start: row.start,
+  createdAt: row.createdAt,
+  lastUsedAt: row.lastUsedAt,
+  revokedAt: row.revokedAt,
+});
+
+/** Creates a key; the plaintext is in the result and nowhere else, ever. */
+export async function createApiKey({ db, accountId, name }: { db: Db; accountId: string; name: string }) {
+  const key = generateKey();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ accountId, name, hash: hashKey(key), start: key.slice(0, START_LENGTH) })
+    .returning();
+  return { key, apiKey: view(row!) };
+}
+
+export async function listApiKeys({ db, accountId }: { db: Db; accountId: string }): Promise<ApiKeyView[]> {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt));
+  return rows.map(view);
+}
+
+/** Revokes a key of the account; false when there is no such (unrevoked) key. */
+export async function revokeApiKey({ db, accountId, id }: { db: Db; accountId: string; id: string }): Promise<boolean> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length > 0;
+}
+
+export interface VerifiedKey {
+  keyId: string;
+  account: AccountRef;
+}
+
+const lastTouched = new Map<string, number>();
+
+/** Looks a presented key up by its hash. Unknown, malformed or revoked: null. */
+export async function verifyApiKey(db: Db, presented: string): Promise<VerifiedKey | null> {
+  if (!presented.startsWith(KEY_PREFIX) || presented.length > 128) return null;
+  const [row] = await db
+    .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, accountId: accounts.id, plan: accounts.plan })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(eq(apiKeys.hash, hashKey(presented)))
+    .limit(1);
+  if (!row || row.revokedAt) return null;
+  touchLastUsed(db, row.keyId);
+  return { keyId: row.keyId, account: { id: row.accountId, plan: row.plan } };
+}
+
+/** Records use of a key without making the request wait for it (and at most once a minute per key). */
+function touchLastUsed(db: Db, keyId: string) {
+  const now = Date.now();
+  if (now - (lastTouched.get(keyId) ?? 0) < LAST_USED_INTERVAL_MS) return;
+  lastTouched.set(keyId, now);
+  if (lastTouched.size > 10_000) {
+    for (const [id, at] of lastTouched) if (now - at >= LAST_USED_INTERVAL_MS) lastTouched.delete(id);
+  }
+  void db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date(now) })
+    .where(eq(apiKeys.id, keyId))
+    .catch((err: unknown) => console.error("[api-keys] could not record lastUsedAt:", err));
+}

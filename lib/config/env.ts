@@ -1,0 +1,56 @@
+import path from "node:path";
+import { z } from "zod";
+
+// Every environment variable Fenceline reads, parsed once. The README's configuration table mirrors this.
+const csvOfMs = z
+  .string()
+  .transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean).map(Number))
+  .refine((a) => a.length > 0 && a.every((n) => Number.isInteger(n) && n >= 0), "a comma-separated list of milliseconds");
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .transform((v) => v === "true" || v === "1");
+
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default(".data"),
+  UPSTASH_REDIS_REST_URL: z.string().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_BASE_URL: z.string().optional(),
+  INNGEST_DEV: z.string().optional(),
+  APP_URL: z.string().url().default("http://localhost:3000"),
+  AUTH_SECRET: z.string().optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+  DEFAULT_PLAN: z.enum(["free", "enterprise"]).default("enterprise"),
+  WEBHOOK_RETRY_DELAYS: csvOfMs.default([5000, 30000, 120000]),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
+  BATTERY_LOW_THRESHOLD: z.coerce.number().min(0).max(100).default(20),
+  DEVICE_OFFLINE_AFTER_S: z.coerce.number().int().min(1).default(600),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  // Blank variables count as unset, as in most twelve-factor tools.
+  const raw = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${detail}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Absolute path of the directory that holds the embedded database and generated secrets. */
+export function dataDir(): string {
+  return path.resolve(env().DATA_DIR);
+}

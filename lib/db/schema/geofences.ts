@@ -1,0 +1,32 @@
+import { sql } from "drizzle-orm";
+import { boolean, doublePrecision, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { createdAt, id, updatedAt } from "./columns";
+
+export const geofences = pgTable(
+  "geofences",
+  {
+    id: id(),
+    accountId: uuid("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    latitude: doublePrecision("latitude").notNull(),
+    longitude: doublePrecision("longitude").notNull(),
+    radius: doublePrecision("radius").notNull(),
+    notificationType: text("notification_type", { enum: ["none", "webhook"] }).notNull().default("none"),
+    webhookUrl: text("webhook_url"),
+    // Needed in clear to sign deliveries; never returned by the API (write-only).
+    webhookSecret: text("webhook_secret"),
+    // true: every trackable of the account is evaluated; false: only those in geofence_trackables.
+    allTrackables: boolean("all_trackables").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // GET /geofences pages through an account's geofences by id.
+    index("geofences_account_id_idx").on(t.accountId, t.id),
+    // Evaluation finds the geofences whose bounding cube contains a point without scanning the account's geofences.
+    index("geofences_earth_box_idx").using("gist", sql`earth_box(ll_to_earth(${t.latitude}, ${t.longitude}), ${t.radius})`),
+  ],
+);
+
+export type GeofenceRow = typeof geofences.$inferSelect;

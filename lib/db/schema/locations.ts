@@ -1,0 +1,27 @@
+import { doublePrecision, index, pgTable, uuid } from "drizzle-orm/pg-core";
+import { id, ts } from "./columns";
+import { trackables } from "./trackables";
+
+export const locations = pgTable(
+  "locations",
+  {
+    id: id(),
+    trackableId: uuid("trackable_id").notNull().references(() => trackables.id, { onDelete: "cascade" }),
+    latitude: doublePrecision("latitude").notNull(),
+    longitude: doublePrecision("longitude").notNull(),
+    accuracy: doublePrecision("accuracy"),
+    altitude: doublePrecision("altitude"),
+    speed: doublePrecision("speed"),
+    heading: doublePrecision("heading"),
+    battery: doublePrecision("battery"),
+    timestamp: ts("timestamp").notNull(),
+    receivedAt: ts("received_at").notNull().defaultNow(),
+  },
+  (t) => [
+    // History pages, `latest` and lastLocation all read one trackable's points by (timestamp, id), in either
+    // direction: one B-tree serves them all and keeps each page an index range scan at any table size.
+    index("locations_trackable_ts_idx").on(t.trackableId, t.timestamp, t.id),
+  ],
+);
+
+export type LocationRow = typeof locations.$inferSelect;

@@ -1,0 +1,63 @@
+import type { z } from "zod";
+import { ApiError, validationError } from "./errors";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads the raw body, refusing more than 1 MiB (413) whether or not Content-Length announced it. */
+export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  const tooLarge = () => new ApiError("payload_too_large", `Request body exceeds ${maxBytes} bytes`);
+  const declared = Number(req.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+/** Parses a JSON body that must be an object; an empty body counts as {} when `emptyAsObject`. */
+export async function readJsonObject(req: Request, opts: { emptyAsObject?: boolean } = {}): Promise<Record<string, unknown>> {
+  const text = await readBodyText(req);
+  if (text.trim() === "") {
+    if (opts.emptyAsObject) return {};
+    throw new ApiError("invalid_request", "Request body is required: send a JSON object");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_request", "Request body is not valid JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ApiError("invalid_request", "Request body must be a JSON object");
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Body → schema, or 400 naming every offending field. */
+export async function parseBody<S extends z.ZodType>(req: Request, schema: S, opts: { emptyAsObject?: boolean } = {}): Promise<z.output<S>> {
+  const raw = await readJsonObject(req, opts);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error, "body");
+  return parsed.data;
+}
+
+/** Query string → schema (unknown parameters are ignored), or 400 naming every offending parameter. */
+export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
+  const params = new URL(req.url).searchParams;
+  const raw: Record<string, string> = {};
+  for (const [k, v] of params) if (!(k in raw)) raw[k] = v;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error, "query");
+  return parsed.data;
+}

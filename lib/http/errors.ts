@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+// The one table of error codes and their HTTP statuses (api-contract.md, Errors).
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  plan_required: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string, id?: string) =>
+  new ApiError("not_found", id === undefined ? `${what} not found` : `${what} not found: ${id}`);
+
+/** Renders a path like ["locations", 3, "latitude"] as `locations[3].latitude`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+/** One message that names every offending field, e.g. "Invalid body: latitude: must be ≤ 90; name: Required". */
+export function validationError(error: z.ZodError, where: "body" | "query" | "path"): ApiError {
+  const parts: string[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const name = fieldPath([...issue.path, key]);
+        parts.push(`${name}: unknown field "${name}"`);
+      }
+      continue;
+    }
+    const name = fieldPath(issue.path);
+    parts.push(name ? `${name}: ${issue.message}` : issue.message);
+  }
+  return new ApiError("invalid_request", `Invalid ${where}: ${[...new Set(parts)].join("; ")}`);
+}
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).meta({ description: "Machine-readable code" }),
+      message: z.string().meta({ description: "Human-readable explanation naming the offending parameter" }),
+    }),
+  })
+  .meta({ id: "Error" });
+
+export function errorBody(code: ErrorCode, message: string) {
+  return { error: { code, message } };
+}

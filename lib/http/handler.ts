@@ -1,0 +1,105 @@
+import { verifyApiKey } from "@/lib/api-keys/keys";
+import type { Ctx, Plan } from "@/lib/context";
+import { getDb } from "@/lib/db/client";
+import { apiLimiter, rateLimitHeaders } from "@/lib/rate-limit";
+import { ApiError, errorBody, type ErrorCode } from "./errors";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+type Params = Record<string, string | string[] | undefined>;
+export interface RouteContext {
+  params: Promise<Params>;
+}
+export type RouteHandler = (req: Request, context: RouteContext) => Promise<Response>;
+
+export interface HandlerArgs {
+  req: Request;
+  ctx: Ctx;
+  params: Params;
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
+}
+
+export const noContent = (): Response => new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+
+export function errorResponse(code: ErrorCode, message: string, status: number, headers: Record<string, string> = {}) {
+  return json(errorBody(code, message), status, headers);
+}
+
+/** ApiError → its envelope; anything else → a generic 500 (the detail goes to the log, never to the client). */
+export function toErrorResponse(err: unknown, req: Request): Response {
+  if (err instanceof ApiError) return errorResponse(err.code, err.message, err.status, err.headers);
+  console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
+  return errorResponse("internal_error", "An internal error occurred. Try again later.", 500);
+}
+
+function bearer(req: Request): string | null {
+  const header = req.headers.get("authorization");
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * The one wrapper every authenticated /api/v1 handler goes through: Bearer key → account (401), the per-key rate
+ * limit (429, and X-RateLimit-* on every response), the plan (403), then the handler; every error becomes the
+ * JSON envelope and nothing else ever reaches the client.
+ */
+export function withApiKey(
+  handler: (args: HandlerArgs) => Promise<Response>,
+  opts: { requiredPlan?: Plan } = {},
+): RouteHandler {
+  return async (req, context) => {
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const presented = bearer(req);
+      if (!presented) throw new ApiError("unauthorized", "Missing API key: send Authorization: Bearer <API_KEY>");
+      const db = await getDb();
+      const verified = await verifyApiKey(db, presented);
+      if (!verified) throw new ApiError("unauthorized", "Invalid API key: it is unknown or has been revoked");
+
+      const verdict = await apiLimiter().limit(`key:${verified.keyId}`);
+      limitHeaders = rateLimitHeaders(verdict);
+      if (!verdict.success) {
+        throw new ApiError(
+          "rate_limit_exceeded",
+          `Rate limit exceeded: ${verdict.limit} requests per minute per API key. Retry after ${limitHeaders["Retry-After"]} s.`,
+        );
+      }
+      if (opts.requiredPlan === "enterprise" && verified.account.plan !== "enterprise") {
+        throw planRequired();
+      }
+      const res = await handler({ req, ctx: { account: verified.account, db }, params: await context.params });
+      for (const [k, v] of Object.entries(limitHeaders)) res.headers.set(k, v);
+      return res;
+    } catch (err) {
+      const res = toErrorResponse(err, req);
+      for (const [k, v] of Object.entries(limitHeaders)) res.headers.set(k, v);
+      return res;
+    }
+  };
+}
+
+export const planRequired = () =>
+  new ApiError("plan_required", "Webhooks require the enterprise plan. Upgrade the account to use this feature.");
+
+/**
+ * A route's exports: the given handlers, and a JSON 405 (with Allow) for every other method, so a wrong method never
+ * gets Next.js's empty default.
+ */
+export function route(handlers: Partial<Record<Method, RouteHandler>>): Record<Method, RouteHandler> {
+  const allow = [...Object.keys(handlers), ...(handlers.GET ? ["HEAD"] : [])].join(", ");
+  const notAllowed: RouteHandler = async (req) =>
+    errorResponse("method_not_allowed", `Method ${req.method} is not allowed here. Allowed: ${allow}`, 405, { Allow: allow });
+  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, RouteHandler>;
+}
+
+/** Unknown paths under /api/v1. */
+export const notFoundRoute: RouteHandler = async (req) =>
+  errorResponse("not_found", `No such endpoint: ${req.method} ${new URL(req.url).pathname}`, 404);

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { ApiError } from "./errors";
+
+/** Opaque cursors: base64url JSON of the last row's sort key. */
+export function encodeCursor(key: Record<string, string | number>): string {
+  return Buffer.from(JSON.stringify(key)).toString("base64url");
+}
+
+export function decodeCursor<S extends z.ZodType>(cursor: string, schema: S): z.output<S> {
+  try {
+    const parsed = schema.safeParse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // fall through
+  }
+  throw new ApiError("invalid_request", "Invalid cursor: pass the nextCursor of a previous page unchanged");
+}
+
+export const limitParam = (max: number, dflt: number) =>
+  z.coerce
+    .number({ error: `must be an integer between 1 and ${max}` })
+    .int(`must be an integer between 1 and ${max}`)
+    .min(1, `must be an integer between 1 and ${max}`)
+    .max(max, `must be an integer between 1 and ${max}`)
+    .default(dflt)
+    .meta({ description: `Page size, 1–${max}`, example: dflt });
+
+export const cursorParam = z.string().min(1).max(512).optional().meta({ description: "Opaque cursor: the nextCursor of the previous page" });
+
+export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
+  z
+    .object({
+      data: z.array(item),
+      nextCursor: z.string().nullable().meta({ description: "Pass as ?cursor= to get the next page; null on the last page" }),
+    })
+    .meta({ id });
+
+/** Splits `limit + 1` fetched rows into a page and the next cursor. */
+export function paginate<R>(rows: R[], limit: number, keyOf: (row: R) => Record<string, string | number>) {
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return { page, nextCursor: hasMore && last ? encodeCursor(keyOf(last)) : null };
+}

@@ -1,0 +1,11 @@
+export interface RateLimitResult {
+  success: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix milliseconds at which the current window ends. */
+  reset: number;
+}
+
+export interface Limiter {
+  limit(identifier: string): Promise<RateLimitResult>;
+}

@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { nextBin } from "@/scripts/build";
+
+export interface TestServer {
+  baseUrl: string;
+  adminToken: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  process: ChildProcess;
+  stop(): Promise<void>;
+  logs(): string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * When DATABASE_URL is set, each test server gets a database of its own on that Postgres (created here, dropped on
+ * stop), so runs never see each other's rows or an older schema.
+ */
+async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: postgres } = await import("postgres");
+  const name = `fenceline_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const admin2 = postgres(baseUrl, { max: 1, onnotice: () => {} });
+      await admin2.unsafe(`drop database if exists ${name} with (force)`);
+      await admin2.end();
+    },
+  };
+}
+
+/** Starts the built app (`next start`) on a free port with its own data directory and, on Postgres, its own database. */
+export async function startServer(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+  const port = await freePort();
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-test-"));
+  const adminToken = randomBytes(24).toString("base64url");
+  fs.writeFileSync(path.join(dataDir, "admin-token"), adminToken, { mode: 0o600 });
+  const pg = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+
+  let output = "";
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port)], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      APP_URL: `http://127.0.0.1:${port}`,
+      DATABASE_URL: pg?.url ?? "",
+      ...opts.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`test server exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`test server did not become healthy in 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  return {
+    baseUrl,
+    adminToken,
+    dataDir,
+    databaseUrl: pg?.url ?? null,
+    process: child,
+    logs: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      await pg?.drop().catch(() => {});
+      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
