@@ -59,6 +59,16 @@ export async function revokeApiKey({ db, accountId, id }: { db: Db; accountId: s
   return rows.length > 0;
 }
 
+/** Operator revocation (apikey:revoke): by id, whatever the account; false when unknown or already revoked. */
+export async function revokeApiKeyById(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length > 0;
+}
+
 export interface VerifiedKey {
   keyId: string;
   account: AccountRef;

@@ -41,6 +41,8 @@ export interface TestAccount {
   api<T = any>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>>;
   /** Another key of the same account (a fresh rate-limit budget). */
   newKey(): Promise<string>;
+  /** Revokes this account's first key (through the operator endpoint, as `apikey:revoke` does). */
+  revoke(): Promise<void>;
 }
 
 let counter = 0;
@@ -49,7 +51,7 @@ let counter = 0;
 export async function newAccount(opts: { plan?: "free" | "enterprise" } = {}): Promise<TestAccount> {
   const slug = `t-${Date.now().toString(36)}-${process.pid}-${counter++}-${Math.random().toString(36).slice(2, 8)}`;
   const provision = async () => {
-    const res = await request("POST", "/api/internal/provision", {
+    const res = await request("POST", "/api/internal/api-keys", {
       headers: { Authorization: `Bearer ${inject("adminToken")}` },
       body: { account: slug, plan: opts.plan ?? "enterprise" },
     });
@@ -61,5 +63,11 @@ export async function newAccount(opts: { plan?: "free" | "enterprise" } = {}): P
     ...first,
     api: (method, path, body) => request(method, `/api/v1${path}`, { key: first.key, body }),
     newKey: async () => (await provision()).key,
+    revoke: async () => {
+      const res = await request("DELETE", `/api/internal/api-keys/${first.keyId}`, {
+        headers: { Authorization: `Bearer ${inject("adminToken")}` },
+      });
+      if (res.status !== 204) throw new Error(`revocation failed: ${res.status} ${res.text}`);
+    },
   };
 }

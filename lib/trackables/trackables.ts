@@ -1,0 +1,114 @@
+import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
+import { exec, type Ctx } from "@/lib/context";
+import { locations, trackables, type LocationRow, type TrackableRow } from "@/lib/db/schema";
+import { notFound } from "@/lib/http/errors";
+import { decodeCursor, paginate } from "@/lib/http/pagination";
+import { serializeLocation } from "@/lib/locations/serialize";
+import { z } from "zod";
+import type { CreateTrackableInput, Trackable, UpdateTrackableInput } from "./schemas";
+
+export function serializeTrackable(row: TrackableRow, last: LocationRow | null): Trackable {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    metadata: row.metadata,
+    lastLocation: last ? serializeLocation(last) : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+// The newest location of each selected trackable: one backward index probe per row (locations_trackable_ts_idx).
+const lastLocation = (ctx: Ctx) =>
+  exec(ctx)
+    .select()
+    .from(locations)
+    .where(eq(locations.trackableId, trackables.id))
+    .orderBy(desc(locations.timestamp), desc(locations.id))
+    .limit(1)
+    .as("last_location");
+
+async function selectWithLast(ctx: Ctx, where: ReturnType<typeof and>, limit: number) {
+  const last = lastLocation(ctx);
+  const rows = await exec(ctx)
+    .select({
+      trackable: getTableColumns(trackables),
+      last: {
+        id: last.id,
+        trackableId: last.trackableId,
+        latitude: last.latitude,
+        longitude: last.longitude,
+        accuracy: last.accuracy,
+        altitude: last.altitude,
+        speed: last.speed,
+        heading: last.heading,
+        battery: last.battery,
+        timestamp: last.timestamp,
+        receivedAt: last.receivedAt,
+      },
+    })
+    .from(trackables)
+    .leftJoinLateral(last, sql`true`)
+    .where(where)
+    .orderBy(desc(trackables.id))
+    .limit(limit);
+  return rows.map((r) => serializeTrackable(r.trackable, r.last));
+}
+
+/** The account's trackable row, or 404 (another account's trackable is indistinguishable from a missing one). */
+export async function requireTrackable(ctx: Ctx, id: string): Promise<TrackableRow> {
+  const [row] = await exec(ctx)
+    .select()
+    .from(trackables)
+    .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)))
+    .limit(1);
+  if (!row) throw notFound("Trackable", id);
+  return row;
+}
+
+export async function createTrackable({ ctx, input }: { ctx: Ctx; input: CreateTrackableInput }): Promise<Trackable> {
+  const [row] = await exec(ctx)
+    .insert(trackables)
+    .values({ accountId: ctx.account.id, name: input.name, type: input.type, metadata: input.metadata })
+    .returning();
+  return serializeTrackable(row!, null);
+}
+
+const TrackableCursor = z.object({ id: z.uuid() });
+
+export async function listTrackables({ ctx, query }: { ctx: Ctx; query: { limit: number; cursor?: string } }) {
+  const after = query.cursor ? decodeCursor(query.cursor, TrackableCursor) : null;
+  const rows = await selectWithLast(
+    ctx,
+    and(eq(trackables.accountId, ctx.account.id), after ? lt(trackables.id, after.id) : undefined),
+    query.limit + 1,
+  );
+  const { page, nextCursor } = paginate(rows, query.limit, (t) => ({ id: t.id }));
+  return { data: page, nextCursor };
+}
+
+export async function getTrackable({ ctx, id }: { ctx: Ctx; id: string }): Promise<Trackable> {
+  const [row] = await selectWithLast(ctx, and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)), 1);
+  if (!row) throw notFound("Trackable", id);
+  return row;
+}
+
+export async function updateTrackable({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateTrackableInput }) {
+  const [row] = await exec(ctx)
+    .update(trackables)
+    .set({ ...input, updatedAt: new Date() })
+    .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)))
+    .returning({ id: trackables.id });
+  if (!row) throw notFound("Trackable", id);
+  return getTrackable({ ctx, id });
+}
+
+/** Deletes the trackable with its location history and geofence assignments. */
+export async function deleteTrackable({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
+  const rows = await exec(ctx)
+    .delete(trackables)
+    .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)))
+    .returning({ id: trackables.id });
+  if (rows.length === 0) throw notFound("Trackable", id);
+}
