@@ -41,7 +41,39 @@ export async function readJsonObject(req: Request, opts: { emptyAsObject?: boole
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ApiError("invalid_request", "Request body must be a JSON object");
   }
+  checkJsonValue(value);
   return value as Record<string, unknown>;
+}
+
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Refuses what no field of this API can hold, before any schema sees it: nesting deeper than MAX_JSON_DEPTH (so no
+ * later recursive code can overflow the stack), the key "__proto__", and strings that are not well-formed Unicode or
+ * contain U+0000 (Postgres text and jsonb cannot store them). Iterative, so a hostile body cannot overflow the stack here either.
+ */
+function checkJsonValue(root: unknown): void {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value === "string") {
+      if (!value.isWellFormed() || value.includes("\u0000")) {
+        throw new ApiError("invalid_request", "Request body contains a string that is not valid Unicode text (a lone surrogate or U+0000)");
+      }
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > MAX_JSON_DEPTH) throw new ApiError("invalid_request", `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push([item, depth + 1]);
+    } else {
+      for (const [key, item] of Object.entries(value)) {
+        // JSON.parse makes "__proto__" an own key; merged into an object later it would replace the prototype.
+        if (key === "__proto__") throw new ApiError("invalid_request", 'Request body must not use the key "__proto__"');
+        stack.push([key, depth + 1], [item, depth + 1]);
+      }
+    }
+  }
 }
 
 /** Body → schema, or 400 naming every offending field. */
