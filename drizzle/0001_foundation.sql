@@ -74,5 +74,5 @@ CREATE INDEX "api_keys_account_idx" ON "api_keys" USING btree ("account_id","cre
 CREATE INDEX "trackables_account_id_idx" ON "trackables" USING btree ("account_id","id");--> statement-breakpoint
 CREATE INDEX "locations_trackable_ts_idx" ON "locations" USING btree ("trackable_id","timestamp","id");--> statement-breakpoint
 CREATE INDEX "geofences_account_id_idx" ON "geofences" USING btree ("account_id","id");--> statement-breakpoint
-CREATE INDEX "geofences_earth_box_idx" ON "geofences" USING gist (earth_box(ll_to_earth("latitude", "longitude"), "radius"));--> statement-breakpoint
+CREATE INDEX "geofences_earth_box_idx" ON "geofences" USING gist (earth_box(ll_to_earth("latitude", "longitude"), "radius" * 1.01));--> statement-breakpoint
 CREATE INDEX "geofence_trackables_trackable_idx" ON "geofence_trackables" USING btree ("trackable_id");

@@ -25,7 +25,9 @@ export const geofences = pgTable(
     // GET /geofences pages through an account's geofences by id.
     index("geofences_account_id_idx").on(t.accountId, t.id),
     // Evaluation finds the geofences whose bounding cube contains a point without scanning the account's geofences.
-    index("geofences_earth_box_idx").using("gist", sql`earth_box(ll_to_earth(${t.latitude}, ${t.longitude}), ${t.radius})`),
+    // The cube is padded by 1%: earthdistance's sphere (R = 6378168 m) is larger than the haversine one we decide
+    // "inside" with (R = 6371008.8 m), so an unpadded cube could miss a point right at the radius.
+    index("geofences_earth_box_idx").using("gist", sql`earth_box(ll_to_earth(${t.latitude}, ${t.longitude}), ${t.radius} * 1.01)`),
   ],
 );
 

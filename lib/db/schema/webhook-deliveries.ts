@@ -1,0 +1,44 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { createdAt, id, ts, updatedAt } from "./columns";
+import { geofences } from "./geofences";
+import { trackables } from "./trackables";
+import { webhooks } from "./webhooks";
+
+// One event sent to one endpoint, with every attempt in webhook_delivery_attempts. The history outlives the geofence,
+// endpoint or trackable it came from (their ids are kept in the payload; the columns go null).
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    accountId: uuid("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull().default("pending"),
+    test: boolean("test").notNull().default(false),
+    geofenceId: uuid("geofence_id").references(() => geofences.id, { onDelete: "set null" }),
+    webhookId: uuid("webhook_id").references(() => webhooks.id, { onDelete: "set null" }),
+    trackableId: uuid("trackable_id").references(() => trackables.id, { onDelete: "set null" }),
+    // Target and signing secret as they were when the event happened: retries go where the first attempt went.
+    url: text("url").notNull(),
+    secret: text("secret"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    nextAttemptAt: ts("next_attempt_at"),
+    // Set once a deliver-webhook workflow has been started for it (the dispatcher retries the rest).
+    dispatchedAt: ts("dispatched_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // GET /webhook-deliveries pages an account's deliveries by id, optionally filtered.
+    index("webhook_deliveries_account_id_idx").on(t.accountId, t.id),
+    index("webhook_deliveries_account_geofence_idx").on(t.accountId, t.geofenceId, t.id),
+    index("webhook_deliveries_account_webhook_idx").on(t.accountId, t.webhookId, t.id),
+    index("webhook_deliveries_account_status_idx").on(t.accountId, t.status, t.id),
+    // The dispatcher finds deliveries whose workflow was never started (a crash between commit and dispatch).
+    index("webhook_deliveries_undispatched_idx").on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
+  ],
+);
+
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
