@@ -43,7 +43,6 @@ CREATE TABLE "webhook_deliveries" (
 	"payload" jsonb NOT NULL,
 	"attempt_count" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp (3) with time zone,
-	"dispatched_at" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
@@ -93,7 +92,6 @@ CREATE INDEX "webhook_deliveries_account_id_idx" ON "webhook_deliveries" USING b
 CREATE INDEX "webhook_deliveries_account_geofence_idx" ON "webhook_deliveries" USING btree ("account_id","geofence_id","id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_account_webhook_idx" ON "webhook_deliveries" USING btree ("account_id","webhook_id","id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_account_status_idx" ON "webhook_deliveries" USING btree ("account_id","status","id");--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_undispatched_idx" ON "webhook_deliveries" USING btree ("created_at") WHERE "webhook_deliveries"."dispatched_at" is null;--> statement-breakpoint
 CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("run_at") WHERE "jobs"."status" = 'queued';--> statement-breakpoint
 CREATE INDEX "jobs_running_idx" ON "jobs" USING btree ("locked_until") WHERE "jobs"."status" = 'running';--> statement-breakpoint
 CREATE UNIQUE INDEX "jobs_queued_dedupe_key" ON "jobs" USING btree ("dedupe_key") WHERE "jobs"."status" = 'queued' and "jobs"."dedupe_key" is not null;

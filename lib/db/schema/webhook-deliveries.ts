@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, id, ts, updatedAt } from "./columns";
@@ -25,8 +24,6 @@ export const webhookDeliveries = pgTable(
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     attemptCount: integer("attempt_count").notNull().default(0),
     nextAttemptAt: ts("next_attempt_at"),
-    // Set once a deliver-webhook workflow has been started for it (the dispatcher retries the rest).
-    dispatchedAt: ts("dispatched_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -36,8 +33,6 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_account_geofence_idx").on(t.accountId, t.geofenceId, t.id),
     index("webhook_deliveries_account_webhook_idx").on(t.accountId, t.webhookId, t.id),
     index("webhook_deliveries_account_status_idx").on(t.accountId, t.status, t.id),
-    // The dispatcher finds deliveries whose workflow was never started (a crash between commit and dispatch).
-    index("webhook_deliveries_undispatched_idx").on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
   ],
 );
 
