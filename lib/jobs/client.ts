@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import type { z } from "zod";
+import { getDb, type Executor } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema";
+import { jobsProvider } from "./config";
+import type { Workflow } from "./types";
+
+type Waker = () => void;
+const globalForJobs = globalThis as unknown as { __fencelineWakeRunner?: Waker };
+
+/** The embedded runner registers itself here so that new work starts at once instead of at the next poll. */
+export function setRunnerWaker(waker: Waker | undefined) {
+  globalForJobs.__fencelineWakeRunner = waker;
+}
+
+/** Tells this process's embedded runner that work may be due (call after committing a transaction that enqueued). */
+export function wakeRunner() {
+  globalForJobs.__fencelineWakeRunner?.();
+}
+
+export interface EnqueueOptions {
+  /**
+   * The caller's transaction: with the embedded runner the job is inserted in it, so the work and the data it
+   * depends on commit (or roll back) together; the caller then calls wakeRunner() after the commit. With Inngest the
+   * event is sent at once (a send that fails throws, rolling the caller's transaction back).
+   */
+  executor?: Executor;
+  /** At most one queued job per key (a later enqueue joins the queued one). */
+  dedupeKey?: string;
+  /** Inngest event id: Inngest ignores a second event with the same id (idempotent retries of the sender). */
+  eventId?: string;
+}
+
+/** Starts a workflow run: an Inngest event when Inngest is configured, a row in the jobs table otherwise. */
+export async function enqueue<S extends z.ZodType>(wf: Workflow<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
+  const data = wf.payload.parse(payload) as Record<string, unknown>;
+  if (jobsProvider() === "inngest") {
+    if (!wf.event) throw new Error(`workflow ${wf.name} is not started by an event`);
+    const { inngest } = await import("@/inngest/client");
+    await inngest.send({ name: wf.event, data, ...(opts.eventId ? { id: opts.eventId } : {}) });
+    return;
+  }
+  const executor = opts.executor ?? (await getDb());
+  const concurrencyField = wf.concurrencyKey?.field;
+  await executor
+    .insert(jobs)
+    .values({
+      name: wf.name,
+      payload: data,
+      dedupeKey: opts.dedupeKey ?? null,
+      concurrencyKey: concurrencyField ? `${wf.name}:${String(data[concurrencyField])}` : null,
+    })
+    .onConflictDoNothing({
+      target: jobs.dedupeKey,
+      where: sql`${jobs.status} = 'queued' and ${jobs.dedupeKey} is not null`,
+    });
+  if (!opts.executor) wakeRunner();
+}

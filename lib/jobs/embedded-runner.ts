@@ -1,0 +1,242 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "@/lib/db/client";
+import { jobs, type JobRow } from "@/lib/db/schema";
+import { setRunnerWaker } from "./client";
+import type { Json, StepIO, Workflow } from "./types";
+
+export interface RunnerOptions {
+  /** Jobs run at once by this process (a slow receiver holds one slot, never the others). */
+  slots?: number;
+  /** How long a claimed job is ours; renewed while it runs. Another runner takes it over after it expires. */
+  leaseMs?: number;
+  /** Poll interval for due jobs (sleeps that end, jobs enqueued by other processes). */
+  pollMs?: number;
+  /** Failed runs (exceptions, not webhook failures) before a job is given up and marked failed. */
+  maxFailures?: number;
+  /** Requeue every running job at start: only safe when no other runner shares the database (embedded PGlite). */
+  recoverAllOnStart?: boolean;
+  log?: Pick<Console, "error" | "warn">;
+}
+
+class Sleeping extends Error {
+  constructor(readonly until: number) {
+    super("sleeping");
+  }
+}
+
+/**
+ * Runs workflows durably from the jobs table (the default install, without Inngest). A run replays its workflow from
+ * the top: completed steps return their memoized result, an unfinished sleep reschedules the job. State lives only in
+ * the database, so a process that dies loses nothing: its jobs are claimed again when their lease expires (at once
+ * on restart with the embedded database, which no other process can share).
+ */
+export class EmbeddedRunner {
+  private readonly id = `runner-${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly opts: Required<Omit<RunnerOptions, "log">> & { log: Pick<Console, "error" | "warn"> };
+  private stopped = true;
+  private ticking = false;
+  private again = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly workflows: Map<string, Workflow>,
+    opts: RunnerOptions = {},
+  ) {
+    this.opts = {
+      slots: opts.slots ?? 32,
+      leaseMs: opts.leaseMs ?? 60_000,
+      pollMs: opts.pollMs ?? 250,
+      maxFailures: opts.maxFailures ?? 8,
+      recoverAllOnStart: opts.recoverAllOnStart ?? false,
+      log: opts.log ?? console,
+    };
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    if (this.opts.recoverAllOnStart) {
+      await this.db.update(jobs).set({ status: "queued", lockedUntil: null, lockedBy: null }).where(eq(jobs.status, "running"));
+    }
+    setRunnerWaker(() => this.wake());
+    this.timers.push(setInterval(() => this.wake(), this.opts.pollMs));
+    this.timers.push(setInterval(() => void this.renewLeases(), Math.max(1000, this.opts.leaseMs / 3)));
+    for (const wf of this.workflows.values()) {
+      if (wf.schedule) this.timers.push(setInterval(() => void this.runScheduled(wf), wf.schedule.everyMs()));
+    }
+    for (const t of this.timers) t.unref();
+    this.wake();
+  }
+
+  /** Stops claiming work and waits for the runs in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    setRunnerWaker(undefined);
+    for (const t of this.timers) clearInterval(t);
+    this.timers.length = 0;
+    await Promise.allSettled(this.running.values());
+  }
+
+  /** Claims and starts due jobs now (coalesced: at most one claim query at a time). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    void this.tick()
+      .catch((err: unknown) => this.opts.log.error("[jobs] claiming jobs failed:", err))
+      .finally(() => {
+        this.ticking = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async tick(): Promise<void> {
+    const free = this.opts.slots - this.running.size;
+    if (free <= 0 || this.stopped) return;
+    const now = new Date();
+    const other = alias(jobs, "other");
+    // Due queued jobs, and running jobs whose runner's lease expired; never two of one concurrency key at once.
+    const due = this.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        and(
+          or(and(eq(jobs.status, "queued"), lte(jobs.runAt, now)), and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now))),
+          or(
+            isNull(jobs.concurrencyKey),
+            notExists(
+              this.db
+                .select({ one: sql`1` })
+                .from(other)
+                .where(
+                  and(
+                    eq(other.concurrencyKey, jobs.concurrencyKey),
+                    eq(other.status, "running"),
+                    sql`${other.id} <> ${jobs.id}`,
+                    sql`${other.lockedUntil} >= ${now}`,
+                  ),
+                ),
+            ),
+          ),
+        ),
+      )
+      .orderBy(asc(jobs.runAt))
+      .limit(free)
+      .for("update", { skipLocked: true });
+    const claimed = await this.db
+      .update(jobs)
+      .set({ status: "running", lockedBy: this.id, lockedUntil: new Date(now.getTime() + this.opts.leaseMs), updatedAt: now })
+      .where(inArray(jobs.id, due))
+      .returning();
+    const seenKeys = new Set<string>();
+    for (const job of claimed) {
+      // Two queued jobs of one key claimed together: run one, put the other back.
+      if (job.concurrencyKey && seenKeys.has(job.concurrencyKey)) {
+        await this.db.update(jobs).set({ status: "queued", lockedBy: null, lockedUntil: null }).where(eq(jobs.id, job.id));
+        continue;
+      }
+      if (job.concurrencyKey) seenKeys.add(job.concurrencyKey);
+      const run = this.execute(job).finally(() => {
+        this.running.delete(job.id);
+        this.wake();
+      });
+      this.running.set(job.id, run);
+    }
+    if (claimed.length === free) this.again = true;
+  }
+
+  private async execute(job: JobRow): Promise<void> {
+    const wf = this.workflows.get(job.name);
+    if (!wf) {
+      await this.fail(job, `unknown workflow "${job.name}"`, true);
+      return;
+    }
+    const steps: Record<string, unknown> = { ...job.steps };
+    const persistSteps = () => this.db.update(jobs).set({ steps, updatedAt: new Date() }).where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.id)));
+    const io: StepIO = {
+      runTask: async <T extends Json | void>(id: string, fn: () => Promise<T>): Promise<T> => {
+        const key = `task:${id}`;
+        if (key in steps) return steps[key] as T;
+        const result = await fn();
+        steps[key] = result === undefined ? null : result;
+        await persistSteps();
+        return result;
+      },
+      sleep: async (id: string, ms: number) => {
+        const key = `sleep:${id}`;
+        const until = typeof steps[key] === "number" ? (steps[key] as number) : Date.now() + ms;
+        if (!(key in steps)) steps[key] = until;
+        if (Date.now() >= until) return;
+        throw new Sleeping(until);
+      },
+    };
+    try {
+      const payload = wf.payload.parse(job.payload);
+      await wf.run(payload, io);
+      await this.db.delete(jobs).where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.id)));
+    } catch (err) {
+      if (err instanceof Sleeping) {
+        await this.db
+          .update(jobs)
+          .set({ status: "queued", runAt: new Date(err.until), steps, lockedBy: null, lockedUntil: null, updatedAt: new Date() })
+          .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.id)));
+        return;
+      }
+      this.opts.log.error(`[jobs] ${job.name} ${job.id} failed:`, err);
+      await this.fail({ ...job, steps }, err instanceof Error ? err.message : String(err), false);
+    }
+  }
+
+  /** A run that threw: retried with exponential back-off (1 s, 2 s, 4 s … 5 min), then marked failed. */
+  private async fail(job: JobRow, message: string, permanent: boolean): Promise<void> {
+    const failures = job.failures + 1;
+    const giveUp = permanent || failures >= this.opts.maxFailures;
+    await this.db
+      .update(jobs)
+      .set({
+        status: giveUp ? "failed" : "queued",
+        failures,
+        error: message.slice(0, 2000),
+        steps: job.steps,
+        runAt: new Date(Date.now() + Math.min(300_000, 1000 * 2 ** (failures - 1))),
+        lockedBy: null,
+        lockedUntil: null,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.id)));
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.running.size === 0) return;
+    await this.db
+      .update(jobs)
+      .set({ lockedUntil: new Date(Date.now() + this.opts.leaseMs) })
+      .where(and(inArray(jobs.id, [...this.running.keys()]), eq(jobs.lockedBy, this.id)))
+      .catch((err: unknown) => this.opts.log.warn("[jobs] could not renew leases:", err));
+  }
+
+  /** Scheduled workflows (the offline sweep) run inline on a timer; they are idempotent and short. */
+  private async runScheduled(wf: Workflow): Promise<void> {
+    if (this.stopped) return;
+    const io: StepIO = {
+      runTask: (_id, fn) => fn(),
+      sleep: async () => {
+        throw new Error("scheduled workflows cannot sleep");
+      },
+    };
+    try {
+      await wf.run(wf.payload.parse({}), io);
+    } catch (err) {
+      this.opts.log.error(`[jobs] scheduled ${wf.name} failed:`, err);
+    }
+  }
+}
