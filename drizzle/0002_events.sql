@@ -40,7 +40,7 @@ CREATE TABLE "webhook_deliveries" (
 	"trackable_id" uuid,
 	"url" text NOT NULL,
 	"secret" text,
-	"payload" jsonb NOT NULL,
+	"payload" json NOT NULL,
 	"attempt_count" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,

@@ -33,23 +33,35 @@ export interface EnqueueOptions {
 
 /** Starts a workflow run: an Inngest event when Inngest is configured, a row in the jobs table otherwise. */
 export async function enqueue<S extends z.ZodType>(wf: Workflow<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
-  const data = wf.payload.parse(payload) as Record<string, unknown>;
+  await enqueueMany(wf, [{ payload, dedupeKey: opts.dedupeKey, eventId: opts.eventId }], opts);
+}
+
+/** Starts several runs of one workflow in one insert (or one Inngest send). */
+export async function enqueueMany<S extends z.ZodType>(
+  wf: Workflow<S>,
+  runs: Array<{ payload: z.input<S>; dedupeKey?: string; eventId?: string }>,
+  opts: Pick<EnqueueOptions, "executor"> = {},
+): Promise<void> {
+  if (runs.length === 0) return;
+  const parsed = runs.map((r) => ({ ...r, data: wf.payload.parse(r.payload) as Record<string, unknown> }));
   if (jobsProvider() === "inngest") {
     if (!wf.event) throw new Error(`workflow ${wf.name} is not started by an event`);
     const { inngest } = await import("@/inngest/client");
-    await inngest.send({ name: wf.event, data, ...(opts.eventId ? { id: opts.eventId } : {}) });
+    await inngest.send(parsed.map((r) => ({ name: wf.event!, data: r.data, ...(r.eventId ? { id: r.eventId } : {}) })));
     return;
   }
   const executor = opts.executor ?? (await getDb());
   const concurrencyField = wf.concurrencyKey?.field;
   await executor
     .insert(jobs)
-    .values({
-      name: wf.name,
-      payload: data,
-      dedupeKey: opts.dedupeKey ?? null,
-      concurrencyKey: concurrencyField ? `${wf.name}:${String(data[concurrencyField])}` : null,
-    })
+    .values(
+      parsed.map((r) => ({
+        name: wf.name,
+        payload: r.data,
+        dedupeKey: r.dedupeKey ?? null,
+        concurrencyKey: concurrencyField ? `${wf.name}:${String(r.data[concurrencyField])}` : null,
+      })),
+    )
     .onConflictDoNothing({
       target: jobs.dedupeKey,
       where: sql`${jobs.status} = 'queued' and ${jobs.dedupeKey} is not null`,

@@ -1,11 +1,25 @@
-import { getDb } from "@/lib/db/client";
+import { getDbHandle } from "@/lib/db/client";
+import { jobsProvider } from "@/lib/jobs/config";
 
-/** Server boot: open and migrate the database before the first request, or stop with the reason. */
+/**
+ * Server boot: open and migrate the database before the first request (or stop with the reason), then start the
+ * embedded workflow runner unless Inngest runs the workflows.
+ */
 export async function boot(): Promise<void> {
+  let handle;
   try {
-    await getDb();
+    handle = await getDbHandle();
   } catch (err) {
     console.error("[fenceline] could not open the database:", err instanceof Error ? err.message : err);
     process.exit(1);
+  }
+  if (jobsProvider() === "embedded") {
+    const { EmbeddedRunner } = await import("@/lib/jobs/embedded-runner");
+    const { workflows } = await import("@/lib/jobs/workflows");
+    const runner = new EmbeddedRunner(handle.db, new Map(workflows.map((w) => [w.name, w])), {
+      // Only this process can open the embedded database, so every "running" job left in it is an orphan.
+      recoverAllOnStart: handle.kind === "pglite",
+    });
+    await runner.start();
   }
 }

@@ -1,6 +1,14 @@
 import { inject } from "vitest";
 
-export const baseUrl = () => inject("baseUrl");
+let override: { baseUrl: string; adminToken: string } | null = null;
+
+/** Points this test file's requests at another server (one started with different settings). */
+export function useServer(server: { baseUrl: string; adminToken: string } | null) {
+  override = server;
+}
+
+export const baseUrl = () => override?.baseUrl ?? inject("baseUrl");
+const adminToken = () => override?.adminToken ?? inject("adminToken");
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -52,7 +60,7 @@ export async function newAccount(opts: { plan?: "free" | "enterprise" } = {}): P
   const slug = `t-${Date.now().toString(36)}-${process.pid}-${counter++}-${Math.random().toString(36).slice(2, 8)}`;
   const provision = async () => {
     const res = await request("POST", "/api/internal/api-keys", {
-      headers: { Authorization: `Bearer ${inject("adminToken")}` },
+      headers: { Authorization: `Bearer ${adminToken()}` },
       body: { account: slug, plan: opts.plan ?? "enterprise" },
     });
     if (res.status !== 201) throw new Error(`provisioning failed: ${res.status} ${res.text}`);
@@ -65,7 +73,7 @@ export async function newAccount(opts: { plan?: "free" | "enterprise" } = {}): P
     newKey: async () => (await provision()).key,
     revoke: async () => {
       const res = await request("DELETE", `/api/internal/api-keys/${first.keyId}`, {
-        headers: { Authorization: `Bearer ${inject("adminToken")}` },
+        headers: { Authorization: `Bearer ${adminToken()}` },
       });
       if (res.status !== 204) throw new Error(`revocation failed: ${res.status} ${res.text}`);
     },

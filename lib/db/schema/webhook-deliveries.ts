@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, json, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { geofences } from "./geofences";
@@ -21,7 +21,8 @@ export const webhookDeliveries = pgTable(
     // Target and signing secret as they were when the event happened: retries go where the first attempt went.
     url: text("url").notNull(),
     secret: text("secret"),
-    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    // json, not jsonb: it keeps the payload's key order, so every attempt sends (and signs) the same bytes.
+    payload: json("payload").$type<Record<string, unknown>>().notNull(),
     attemptCount: integer("attempt_count").notNull().default(0),
     nextAttemptAt: ts("next_attempt_at"),
     createdAt: createdAt(),

@@ -1,0 +1,17 @@
+// POST /api/v1/geofences/{geofence_id}/test-webhook — send one test delivery to the geofence's webhook
+import { parseBody } from "@/lib/http/body";
+import { json, route, withApiKey } from "@/lib/http/handler";
+import { pathId } from "@/lib/http/params";
+import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
+import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
+
+export const { GET, POST, PUT, PATCH, DELETE } = route({
+  POST: withApiKey(
+    async ({ req, ctx, params }) => {
+      const geofenceId = pathId(params, "geofence_id", "Geofence");
+      const { eventType } = await parseBody(req, TestWebhookInput, { emptyAsObject: true });
+      return json(await sendTestWebhook({ ctx, geofenceId, eventType }));
+    },
+    { requiredPlan: "enterprise" },
+  ),
+});

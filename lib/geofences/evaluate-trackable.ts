@@ -1,0 +1,157 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { env } from "@/lib/config/env";
+import { getDb } from "@/lib/db/client";
+import { accounts, geofenceMemberships, locations, trackableStates, trackables, type LocationRow } from "@/lib/db/schema";
+import { wakeRunner } from "@/lib/jobs/client";
+import { fanOut, type OutgoingEvent } from "@/lib/webhooks/fan-out";
+import {
+  batteryLowPayload,
+  beaconOf,
+  geofenceEventPayload,
+  locationOf,
+  locationUpdatedPayload,
+  statusChangedPayload,
+} from "@/lib/webhooks/payloads";
+import { findCandidates, loadShapes, type FenceCandidate } from "./candidates";
+import { evaluatePoints, type Cursor } from "./evaluation";
+
+/** Points evaluated per transaction; a trackable with more pending continues in another round. */
+export const EVALUATION_BATCH = 2000;
+
+export interface EvaluationResult {
+  evaluated: number;
+  transitions: number;
+  deliveries: number;
+  more: boolean;
+}
+
+/**
+ * Brings one trackable's geofence state up to its newest locations: the points after the evaluation cursor, in
+ * (timestamp, id) order, each decided by haversine against the candidate geofences the GiST index finds. Emits
+ * geofence.entry/exit, location.updated, battery.low and device.status_changed → online, and starts their deliveries
+ * in the same transaction. The trackable's state row is locked for the duration, so concurrent evaluations of one
+ * trackable (two runners, two posts) are serialized and never emit a transition twice.
+ */
+export async function evaluateTrackable(trackableId: string): Promise<EvaluationResult> {
+  const db = await getDb();
+  const threshold = env().BATTERY_LOW_THRESHOLD;
+  const result = await db.transaction(async (tx) => {
+    const [t] = await tx
+      .select({ id: trackables.id, name: trackables.name, type: trackables.type, accountId: trackables.accountId, plan: accounts.plan })
+      .from(trackables)
+      .innerJoin(accounts, eq(accounts.id, trackables.accountId))
+      .where(eq(trackables.id, trackableId));
+    const none: EvaluationResult = { evaluated: 0, transitions: 0, deliveries: 0, more: false };
+    if (!t) return none;
+
+    await tx.insert(trackableStates).values({ trackableId, accountId: t.accountId }).onConflictDoNothing();
+    const [state] = await tx.select().from(trackableStates).where(eq(trackableStates.trackableId, trackableId)).for("update");
+    const cursor: Cursor | null =
+      state?.evaluatedTimestamp && state.evaluatedLocationId ? { timestamp: state.evaluatedTimestamp, id: state.evaluatedLocationId } : null;
+
+    const fetched = await tx
+      .select()
+      .from(locations)
+      .where(
+        and(
+          eq(locations.trackableId, trackableId),
+          cursor ? sql`(${locations.timestamp}, ${locations.id}) > (${cursor.timestamp.toISOString()}::timestamptz, ${cursor.id}::uuid)` : undefined,
+        ),
+      )
+      .orderBy(asc(locations.timestamp), asc(locations.id))
+      .limit(EVALUATION_BATCH + 1);
+    if (fetched.length === 0) return none;
+    const more = fetched.length > EVALUATION_BATCH;
+    const points = more ? fetched.slice(0, EVALUATION_BATCH) : fetched;
+
+    // Memberships of geofences that no longer apply (unassigned) are dropped without an exit.
+    const memberIds = (await tx.select({ id: geofenceMemberships.geofenceId }).from(geofenceMemberships).where(eq(geofenceMemberships.trackableId, trackableId))).map((r) => r.id);
+    const members = await loadShapes(tx, { accountId: t.accountId, trackableId, geofenceIds: memberIds });
+    const dropped = memberIds.filter((id) => !members.has(id));
+    if (dropped.length > 0) {
+      await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, dropped)));
+    }
+
+    const candidates = await findCandidates(tx, { accountId: t.accountId, trackableId, points });
+    const fences = new Map<string, FenceCandidate>(members);
+    for (const list of candidates) for (const c of list) fences.set(c.id, c);
+    const indexOf = new Map(points.map((p, i) => [p.id, i]));
+    const initial = new Set(members.keys());
+    const evaluation = evaluatePoints<LocationRow>({
+      cursor,
+      inside: initial,
+      points,
+      candidates: (p) => candidates[indexOf.get(p.id)!] ?? [],
+      shapes: fences,
+    });
+
+    // Persist the net change of membership.
+    const enteredBy = new Map<string, LocationRow>();
+    for (const tr of evaluation.transitions) if (tr.kind === "entry") enteredBy.set(tr.geofenceId, tr.point as LocationRow);
+    const exited = [...initial].filter((id) => !evaluation.inside.has(id));
+    const entered = [...evaluation.inside].filter((id) => !initial.has(id));
+    if (exited.length > 0) {
+      await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, exited)));
+    }
+    if (entered.length > 0) {
+      await tx.insert(geofenceMemberships).values(
+        entered.map((geofenceId) => ({ trackableId, geofenceId, locationId: enteredBy.get(geofenceId)!.id, enteredAt: enteredBy.get(geofenceId)!.timestamp })),
+      );
+    }
+
+    // Events, in the order they happened.
+    const beacon = beaconOf(t);
+    const events: OutgoingEvent[] = [];
+    const fresh = evaluation.fresh;
+    const first = fresh[0];
+    if (first && state?.status !== "online") {
+      events.push({
+        event: "device.status_changed",
+        trackableId,
+        payload: statusChangedPayload(beacon, first.receivedAt, state?.status ?? "offline", "online"),
+      });
+    }
+    const byPoint = new Map<string, typeof evaluation.transitions>();
+    for (const tr of evaluation.transitions) byPoint.set(tr.point.id, [...(byPoint.get(tr.point.id) ?? []), tr]);
+    let battery = state?.battery ?? null;
+    for (const p of fresh) {
+      const location = locationOf(p);
+      for (const tr of byPoint.get(p.id) ?? []) {
+        const g = fences.get(tr.geofenceId)!;
+        events.push({
+          event: tr.kind === "entry" ? "geofence.entry" : "geofence.exit",
+          trackableId,
+          geofence: g,
+          payload: geofenceEventPayload(tr.kind === "entry" ? "geofence.entry" : "geofence.exit", g, beacon, location),
+        });
+      }
+      events.push({ event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) });
+      if (p.battery !== null) {
+        // Fires on the fall below the threshold; a device whose first reading is already low counts as falling.
+        if (p.battery < threshold && (battery === null || battery >= threshold)) {
+          events.push({ event: "battery.low", trackableId, payload: batteryLowPayload(beacon, location, p.battery, threshold) });
+        }
+        battery = p.battery;
+      }
+    }
+
+    const last = fresh[fresh.length - 1] ?? points[points.length - 1]!;
+    const lastSeen = points.reduce((max, p) => (p.receivedAt > max ? p.receivedAt : max), state?.lastSeenAt ?? new Date(0));
+    await tx
+      .update(trackableStates)
+      .set({
+        evaluatedTimestamp: last.timestamp,
+        evaluatedLocationId: last.id,
+        status: fresh.length > 0 ? "online" : state?.status ?? null,
+        lastSeenAt: lastSeen,
+        battery,
+        updatedAt: new Date(),
+      })
+      .where(eq(trackableStates.trackableId, trackableId));
+
+    const deliveries = await fanOut(tx, { id: t.accountId, plan: t.plan }, events);
+    return { evaluated: fresh.length, transitions: evaluation.transitions.length, deliveries, more };
+  });
+  if (result.deliveries > 0) wakeRunner();
+  return result;
+}

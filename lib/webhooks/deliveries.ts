@@ -1,0 +1,126 @@
+import { and, eq } from "drizzle-orm";
+import { env } from "@/lib/config/env";
+import { getDb, type Executor } from "@/lib/db/client";
+import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryRow } from "@/lib/db/schema";
+import { sendWebhook, type SendResult } from "./sender";
+import { signPayload } from "./signature";
+
+export interface NewDelivery {
+  accountId: string;
+  event: string;
+  url: string;
+  secret: string | null;
+  payload: Record<string, unknown>;
+  geofenceId?: string | null;
+  webhookId?: string | null;
+  trackableId?: string | null;
+  test?: boolean;
+}
+
+/** Inserts delivery rows (status pending); the caller starts their deliver-webhook workflows in the same transaction. */
+export async function insertDeliveries(executor: Executor, rows: NewDelivery[]): Promise<WebhookDeliveryRow[]> {
+  if (rows.length === 0) return [];
+  return executor
+    .insert(webhookDeliveries)
+    .values(
+      rows.map((r) => ({
+        accountId: r.accountId,
+        event: r.event,
+        url: r.url,
+        secret: r.secret,
+        payload: r.payload,
+        geofenceId: r.geofenceId ?? null,
+        webhookId: r.webhookId ?? null,
+        trackableId: r.trackableId ?? null,
+        test: r.test ?? false,
+      })),
+    )
+    .returning();
+}
+
+export function userAgent(): string {
+  return `Fenceline-Webhooks/1.0 (+${env().APP_URL})`;
+}
+
+/** The exact request of an attempt: the same bytes and headers on every retry (the delivery id is the idempotency key). */
+export function deliveryRequest(delivery: Pick<WebhookDeliveryRow, "id" | "event" | "payload" | "secret">) {
+  const body = JSON.stringify(delivery.payload);
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "User-Agent": userAgent(),
+    "X-Service-Event": delivery.event,
+    "X-Service-Delivery": delivery.id,
+  };
+  if (delivery.secret) headers["X-Service-Signature"] = signPayload(body, delivery.secret);
+  return { body, headers };
+}
+
+export type AttemptOutcome = "succeeded" | "retry" | "failed" | "gone";
+
+/**
+ * Attempt `number` of a delivery, sent at most once: the attempt row is claimed (inserted) before the request goes
+ * out, so a workflow replayed after a crash finds it and does not send that number again. `final` is the last
+ * attempt of the schedule: a failure then marks the delivery failed.
+ */
+export async function attemptDelivery(deliveryId: string, number: number, opts: { final: boolean }): Promise<AttemptOutcome> {
+  const db = await getDb();
+  const config = env();
+  const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
+  if (!delivery) return "gone";
+  if (delivery.status !== "pending") return delivery.status;
+
+  const failedOutcome = (): AttemptOutcome => (opts.final ? "failed" : "retry");
+  const retryAt = () => (opts.final ? null : new Date(Date.now() + (config.WEBHOOK_RETRY_DELAYS[number - 1] ?? 0)));
+
+  const claimed = await db
+    .insert(webhookDeliveryAttempts)
+    .values({ deliveryId, number, attemptedAt: new Date() })
+    .onConflictDoNothing()
+    .returning();
+  if (claimed.length === 0) {
+    // This attempt was claimed by an earlier run of the workflow that did not finish it (the process died).
+    const [previous] = await db
+      .select()
+      .from(webhookDeliveryAttempts)
+      .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)));
+    if (previous?.completedAt) {
+      const ok = previous.statusCode !== null && previous.statusCode >= 200 && previous.statusCode < 300;
+      return finishDelivery(deliveryId, number, ok ? "succeeded" : failedOutcome(), ok ? null : retryAt());
+    }
+    await db
+      .update(webhookDeliveryAttempts)
+      .set({ completedAt: new Date(), error: "Interrupted: the app stopped during this attempt; it is not sent again" })
+      .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)));
+    return finishDelivery(deliveryId, number, failedOutcome(), retryAt());
+  }
+
+  await db.update(webhookDeliveries).set({ attemptCount: number, nextAttemptAt: null, updatedAt: new Date() }).where(eq(webhookDeliveries.id, deliveryId));
+  const { body, headers } = deliveryRequest(delivery);
+  const result = await sendWebhook({
+    url: delivery.url,
+    body,
+    headers,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+  });
+  await recordAttempt(deliveryId, number, result);
+  return finishDelivery(deliveryId, number, result.ok ? "succeeded" : failedOutcome(), result.ok ? null : retryAt());
+}
+
+async function recordAttempt(deliveryId: string, number: number, r: SendResult) {
+  const db = await getDb();
+  await db
+    .update(webhookDeliveryAttempts)
+    .set({ completedAt: new Date(), statusCode: r.statusCode, responseBody: r.responseBody, error: r.error, durationMs: r.durationMs })
+    .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)));
+}
+
+async function finishDelivery(deliveryId: string, number: number, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<AttemptOutcome> {
+  const db = await getDb();
+  const status = outcome === "succeeded" ? "succeeded" : outcome === "failed" ? "failed" : "pending";
+  await db
+    .update(webhookDeliveries)
+    .set({ status, attemptCount: number, nextAttemptAt: status === "pending" ? nextAttemptAt : null, updatedAt: new Date() })
+    .where(eq(webhookDeliveries.id, deliveryId));
+  return outcome;
+}

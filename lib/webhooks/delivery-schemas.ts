@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { WEBHOOK_EVENTS } from "@/lib/db/schema/webhooks";
+import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
+import { Id, Timestamp } from "@/lib/schemas/common";
+
+export const WebhookEventKind = z.enum(WEBHOOK_EVENTS).meta({ description: "Event kind", example: "geofence.entry" });
+
+export const DeliveryAttempt = z
+  .object({
+    number: z.number().int().meta({ description: "1 for the first attempt, then 2, 3, 4 for the retries" }),
+    attemptedAt: Timestamp,
+    statusCode: z.number().int().nullable().meta({ description: "HTTP status the receiver answered; null when there was no answer" }),
+    responseBody: z.string().nullable().meta({ description: "The first 4096 bytes of the response body" }),
+    error: z.string().nullable().meta({ description: "Why the attempt failed (time-out, connection error, refused target, non-2xx)" }),
+    durationMs: z.number().int().nullable(),
+  })
+  .meta({ id: "DeliveryAttempt" });
+
+export const Delivery = z
+  .object({
+    id: Id.meta({ description: "Delivery id, sent as X-Service-Delivery on every attempt" }),
+    event: z.string().meta({ example: "geofence.entry" }),
+    status: z.enum(["pending", "succeeded", "failed"]).meta({ description: "pending while attempts remain" }),
+    test: z.boolean().meta({ description: "Sent by POST /geofences/{id}/test-webhook" }),
+    geofenceId: Id.nullable(),
+    webhookId: Id.nullable().meta({ description: "The account webhook endpoint, or null for a geofence's own webhook" }),
+    trackableId: Id.nullable(),
+    url: z.string().meta({ description: "Where it is sent" }),
+    payload: z.record(z.string(), z.unknown()).meta({ description: "The JSON body sent" }),
+    attempts: z.array(DeliveryAttempt),
+    nextAttemptAt: Timestamp.nullable().meta({ description: "When the next retry is due, while pending" }),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "Delivery" });
+export type Delivery = z.infer<typeof Delivery>;
+
+export const DeliveryListQuery = z.object({
+  geofenceId: z.uuid().optional().meta({ description: "Only deliveries of this geofence" }),
+  webhookId: z.uuid().optional().meta({ description: "Only deliveries to this account webhook endpoint" }),
+  trackableId: z.uuid().optional().meta({ description: "Only deliveries about this trackable" }),
+  status: z.enum(["pending", "succeeded", "failed"]).optional(),
+  event: WebhookEventKind.optional(),
+  limit: limitParam(100, 20),
+  cursor: cursorParam,
+});
+export type DeliveryListQuery = z.infer<typeof DeliveryListQuery>;
+
+export const DeliveryPage = pageOf(Delivery, "DeliveryPage");
+
+export const TestWebhookInput = z
+  .strictObject({
+    eventType: z.enum(["entry", "exit"]).default("entry").meta({ description: 'The event to simulate: "entry" (default) or "exit"' }),
+  })
+  .meta({ id: "TestWebhookInput" });
+
+export const TestWebhookResult = z
+  .object({
+    success: z.boolean(),
+    message: z.string().meta({ example: "Test webhook sent for entry event" }),
+    deliveryId: Id.optional().meta({ description: "Present on success: look the attempt up in the delivery history" }),
+  })
+  .meta({ id: "TestWebhookResult" });

@@ -1,0 +1,139 @@
+import dns from "node:dns/promises";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import ipaddr from "ipaddr.js";
+import { checkWebhookUrl } from "./url-policy";
+
+export const RESPONSE_BODY_LIMIT = 4096;
+
+export interface SendRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: http and private/loopback targets allowed. */
+  allowPrivate: boolean;
+  /** DNS resolution (injectable for tests: this machine has no DNS to point at private addresses). */
+  resolve?: (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+}
+
+export interface SendResult {
+  ok: boolean;
+  statusCode: number | null;
+  /** The first 4096 bytes of the response body. */
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+  /** True when the target was refused before any connection was made. */
+  refused: boolean;
+}
+
+const defaultResolve = (hostname: string) => dns.lookup(hostname, { all: true, verbatim: true });
+
+/** Only public unicast addresses are reachable (IPv4-mapped IPv6 is judged as the IPv4 it maps). */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === "unicast";
+}
+
+/**
+ * POSTs one webhook. Unless private targets are allowed, the URL must pass the save-time rules and every address the
+ * host resolves to must be public; the connection then goes to the address that was checked (the socket's lookup is
+ * pinned to it), so a DNS answer that changes between the check and the connection (rebinding) cannot redirect it.
+ * Redirects are not followed (3xx is a failure); the whole exchange is bounded by timeoutMs.
+ */
+export async function sendWebhook(req: SendRequest): Promise<SendResult> {
+  const started = performance.now();
+  const done = (r: Omit<SendResult, "durationMs" | "ok" | "refused"> & { refused?: boolean }): SendResult => ({
+    ...r,
+    ok: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300,
+    refused: r.refused ?? false,
+    durationMs: Math.round(performance.now() - started),
+  });
+  const refuse = (error: string) => done({ statusCode: null, responseBody: null, error: `Refused: ${error}`, refused: true });
+
+  const policy = checkWebhookUrl(req.url, { allowPrivate: req.allowPrivate });
+  if (policy) return refuse(policy);
+  const url = new URL(req.url);
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+
+  let target: { address: string; family: number };
+  if (net.isIP(hostname)) {
+    target = { address: hostname, family: net.isIP(hostname) };
+  } else {
+    let addresses: Array<{ address: string; family: number }>;
+    try {
+      addresses = await (req.resolve ?? defaultResolve)(hostname);
+    } catch (err) {
+      return done({ statusCode: null, responseBody: null, error: `DNS lookup of ${hostname} failed: ${(err as NodeJS.ErrnoException).code ?? String(err)}` });
+    }
+    if (addresses.length === 0) return done({ statusCode: null, responseBody: null, error: `DNS lookup of ${hostname} returned no address` });
+    if (!req.allowPrivate) {
+      const blocked = addresses.find((a) => !isPublicAddress(a.address));
+      if (blocked) return refuse(`${hostname} resolves to ${blocked.address}, which is not a public address`);
+    }
+    target = addresses[0]!;
+  }
+  if (!req.allowPrivate && !isPublicAddress(target.address)) return refuse(`${target.address} is not a public address`);
+
+  const signal = AbortSignal.timeout(req.timeoutMs);
+  const transport = url.protocol === "https:" ? https : http;
+  try {
+    return await new Promise<SendResult>((resolve, reject) => {
+      const request = transport.request(
+        url,
+        {
+          method: "POST",
+          headers: { ...req.headers, "Content-Length": String(Buffer.byteLength(req.body)) },
+          signal,
+          agent: false,
+          // Pinned: connect to the address checked above, whatever DNS says now. TLS still verifies the hostname.
+          lookup: (_host, options, callback) => {
+            if ((options as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }]);
+            else (callback as (e: Error | null, a: string, f: number) => void)(null, target.address, target.family);
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const finish = () =>
+            resolve(
+              done({
+                statusCode: res.statusCode ?? null,
+                responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8"),
+                error:
+                  res.statusCode && res.statusCode >= 300 && res.statusCode < 400
+                    ? `Redirect (${res.statusCode}${res.headers.location ? ` to ${res.headers.location}` : ""}) not followed`
+                    : res.statusCode && (res.statusCode < 200 || res.statusCode >= 300)
+                      ? `HTTP ${res.statusCode}`
+                      : null,
+              }),
+            );
+          res.on("data", (chunk: Buffer) => {
+            if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
+            size += chunk.length;
+            // Enough of the body: stop reading (the receiver's status is already known).
+            if (size >= RESPONSE_BODY_LIMIT) {
+              res.destroy();
+              finish();
+            }
+          });
+          res.on("end", finish);
+          res.on("error", (err) => (size >= RESPONSE_BODY_LIMIT ? finish() : reject(err)));
+        },
+      );
+      request.on("error", reject);
+      request.end(req.body);
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const message =
+      signal.aborted || e.name === "AbortError" || e.name === "TimeoutError"
+        ? `Timed out after ${req.timeoutMs} ms`
+        : `${e.code ? `${e.code}: ` : ""}${e.message}`;
+    return done({ statusCode: null, responseBody: null, error: message });
+  }
+}

@@ -1,0 +1,371 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newAccount, request, useServer, type TestAccount } from "../harness/client";
+import { startServer, type TestServer } from "../harness/server";
+import { startReceiver } from "../support/receiver";
+
+// End to end on the embedded runner: a real server (next start) with short retry delays, real local receivers that
+// verify the signature, and real time.
+
+const DELAYS = [300, 600, 900];
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer({
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      WEBHOOK_RETRY_DELAYS: DELAYS.join(","),
+      WEBHOOK_TIMEOUT_MS: "1000",
+      DEVICE_OFFLINE_AFTER_S: "2",
+      BATTERY_LOW_THRESHOLD: "20",
+    },
+  });
+  useServer(server);
+});
+afterAll(async () => {
+  useServer(null);
+  await server?.stop();
+});
+
+const SECRET = "whsec_test_0123456789";
+const CENTER = { latitude: 52.52, longitude: 13.405 };
+const INSIDE = { latitude: 52.5201, longitude: 13.4051 };
+const OUTSIDE = { latitude: 52.53, longitude: 13.405 };
+
+async function setup(a: TestAccount, url: string, extra: Record<string, unknown> = {}) {
+  const trackable = (await a.api("POST", "/trackables", { name: "Van 7", type: "vehicle" })).body;
+  const geofence = await a.api("POST", "/geofences", {
+    name: "Depot",
+    ...CENTER,
+    radius: 200,
+    notificationType: "webhook",
+    webhookUrl: url,
+    webhookSecret: SECRET,
+    ...extra,
+  });
+  expect(geofence.status, geofence.text).toBe(201);
+  return { trackable, geofence: geofence.body };
+}
+
+async function waitForDelivery(a: TestAccount, query: string, predicate: (d: any) => boolean, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await a.api("GET", `/webhook-deliveries?${query}`);
+    const match = (res.body.data ?? []).find(predicate);
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`no matching delivery in ${timeoutMs} ms: ${res.text.slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("geofence events", () => {
+  it("entry then exit, signed, with the spec's payload", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      const { trackable, geofence } = await setup(a, receiver.url);
+      const t0 = "2026-11-22T08:00:00.000Z";
+      expect((await a.api("POST", `/trackables/${trackable.id}/locations`, { ...OUTSIDE, timestamp: t0 })).status).toBe(201);
+      expect((await a.api("POST", `/trackables/${trackable.id}/locations`, { ...INSIDE, accuracy: 8, timestamp: "2026-11-22T08:01:00.000Z" })).status).toBe(201);
+      const [entry] = await receiver.waitFor(1);
+      expect(entry!.signatureValid).toBe(true);
+      expect(entry!.headers["x-service-event"]).toBe("geofence.entry");
+      expect(entry!.headers["content-type"]).toBe("application/json");
+      expect(entry!.headers["user-agent"]).toMatch(/^Fenceline-Webhooks\//);
+      expect(entry!.json).toEqual({
+        event: "geofence.entry",
+        occurred_at: "2026-11-22T08:01:00.000Z",
+        geofence: { id: geofence.id, name: "Depot", latitude: CENTER.latitude, longitude: CENTER.longitude, radius: 200 },
+        beacon: { id: trackable.id, name: "Van 7", type: "vehicle" },
+        location: { latitude: INSIDE.latitude, longitude: INSIDE.longitude, accuracy: 8, timestamp: "2026-11-22T08:01:00.000Z" },
+      });
+      expect(Object.keys(entry!.json)).toEqual(["event", "occurred_at", "geofence", "beacon", "location"]);
+      await a.api("POST", `/trackables/${trackable.id}/locations`, { ...OUTSIDE, timestamp: "2026-11-22T08:02:00.000Z" });
+      const [, exit] = await receiver.waitFor(2);
+      expect(exit!.json.event).toBe("geofence.exit");
+      expect(exit!.signatureValid).toBe(true);
+      expect(exit!.headers["x-service-delivery"]).not.toBe(entry!.headers["x-service-delivery"]);
+      const delivery = await waitForDelivery(a, `geofenceId=${geofence.id}&event=geofence.exit`, (d) => d.status === "succeeded");
+      expect(delivery.attempts).toHaveLength(1);
+      expect(delivery.attempts[0].statusCode).toBe(200);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("a batch that goes in and out emits entry then exit; a stale point emits nothing", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      const { trackable } = await setup(a, receiver.url);
+      await a.api("POST", `/trackables/${trackable.id}/locations`, {
+        locations: [
+          { ...OUTSIDE, timestamp: "2026-11-22T09:00:00.000Z" },
+          { ...INSIDE, timestamp: "2026-11-22T09:00:02.000Z" },
+          { ...OUTSIDE, timestamp: "2026-11-22T09:00:04.000Z" },
+        ],
+      });
+      const got = await receiver.waitFor(2);
+      expect(got.map((r) => r.json.event)).toEqual(["geofence.entry", "geofence.exit"]);
+      // Older than the newest evaluated point: stored, but changes nothing.
+      await a.api("POST", `/trackables/${trackable.id}/locations`, { ...INSIDE, timestamp: "2026-11-22T08:59:00.000Z" });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(receiver.received).toHaveLength(2);
+      const history = await a.api("GET", `/trackables/${trackable.id}/locations`);
+      expect(history.body.data).toHaveLength(4);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("concurrent identical posts emit one entry", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      const { trackable } = await setup(a, receiver.url);
+      const body = { ...INSIDE, timestamp: "2026-11-22T10:00:00.000Z" };
+      const results = await Promise.all(Array.from({ length: 10 }, () => a.api("POST", `/trackables/${trackable.id}/locations`, body)));
+      expect(results.every((r) => r.status === 201)).toBe(true);
+      await receiver.waitFor(1);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(receiver.received.map((r) => r.json.event)).toEqual(["geofence.entry"]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("delivery and retries", () => {
+  it("a receiver failing twice then succeeding: 3 attempts, one delivery id", async () => {
+    const receiver = await startReceiver({ secret: SECRET, respond: (_r, n) => (n <= 2 ? { status: 500, body: `fail ${n}` } : { status: 200, body: "ok" }) });
+    try {
+      const a = await newAccount();
+      const { trackable, geofence } = await setup(a, receiver.url);
+      await a.api("POST", `/trackables/${trackable.id}/locations`, INSIDE);
+      const got = await receiver.waitFor(3);
+      expect(new Set(got.map((r) => r.headers["x-service-delivery"])).size).toBe(1);
+      expect(got.every((r) => r.signatureValid)).toBe(true);
+      expect(got.map((r) => r.body)).toEqual([got[0]!.body, got[0]!.body, got[0]!.body]);
+      // The waits follow WEBHOOK_RETRY_DELAYS.
+      expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(DELAYS[0]! - 50);
+      expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(DELAYS[1]! - 50);
+      const d = await waitForDelivery(a, `geofenceId=${geofence.id}`, (x) => x.status === "succeeded");
+      expect(d.id).toBe(got[0]!.headers["x-service-delivery"]);
+      expect(d.attempts.map((x: any) => x.statusCode)).toEqual([500, 500, 200]);
+      expect(d.attempts[0].responseBody).toBe("fail 1");
+      expect(d.nextAttemptAt).toBeNull();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("a receiver always failing: 4 attempts, then failed, then silence", async () => {
+    const receiver = await startReceiver({ respond: () => ({ status: 503, body: "x".repeat(10_000) }) });
+    try {
+      const a = await newAccount();
+      const { trackable, geofence } = await setup(a, receiver.url);
+      await a.api("POST", `/trackables/${trackable.id}/locations`, INSIDE);
+      await receiver.waitFor(4);
+      const d = await waitForDelivery(a, `geofenceId=${geofence.id}`, (x) => x.status === "failed");
+      expect(d.attempts).toHaveLength(4);
+      expect(d.attempts.map((x: any) => x.number)).toEqual([1, 2, 3, 4]);
+      expect(Buffer.byteLength(d.attempts[0].responseBody)).toBe(4096);
+      expect(d.nextAttemptAt).toBeNull();
+      await new Promise((r) => setTimeout(r, DELAYS[2]! * 2));
+      expect(receiver.received).toHaveLength(4);
+      const failed = await a.api("GET", `/webhook-deliveries?status=failed&geofenceId=${geofence.id}`);
+      expect(failed.body.data.map((x: any) => x.id)).toEqual([d.id]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("a receiver slower than WEBHOOK_TIMEOUT_MS is a timed-out attempt", async () => {
+    const receiver = await startReceiver({ respond: (_r, n) => (n === 1 ? { status: 200, delayMs: 3000 } : { status: 200 }) });
+    try {
+      const a = await newAccount();
+      const { trackable, geofence } = await setup(a, receiver.url);
+      await a.api("POST", `/trackables/${trackable.id}/locations`, INSIDE);
+      const d = await waitForDelivery(a, `geofenceId=${geofence.id}`, (x) => x.status === "succeeded");
+      expect(d.attempts[0].statusCode).toBeNull();
+      expect(d.attempts[0].error).toMatch(/Timed out after 1000 ms/);
+      expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(900);
+      expect(d.attempts[1].statusCode).toBe(200);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("a redirect is a failure and is not followed", async () => {
+    const target = await startReceiver();
+    const receiver = await startReceiver({ respond: () => ({ status: 302, headers: { Location: target.url } }) });
+    try {
+      const a = await newAccount();
+      const { geofence } = await setup(a, receiver.url);
+      const res = await a.api("POST", `/geofences/${geofence.id}/test-webhook`, { eventType: "entry" });
+      expect(res.status).toBe(200);
+      expect(res.body.success).toBe(false);
+      expect(res.body.message).toMatch(/Check your endpoint configuration\.$/);
+      expect(res.body.deliveryId).toBeUndefined();
+      expect(receiver.received).toHaveLength(1);
+      expect(target.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+      await target.close();
+    }
+  });
+});
+
+describe("test-webhook, redeliver and history", () => {
+  it("test-webhook success: one signed attempt, recorded as a test", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      const { geofence } = await setup(a, receiver.url);
+      const res = await a.api("POST", `/geofences/${geofence.id}/test-webhook`, { eventType: "entry" });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, message: "Test webhook sent for entry event", deliveryId: expect.any(String) });
+      expect(receiver.received).toHaveLength(1);
+      const got = receiver.received[0]!;
+      expect(got.signatureValid).toBe(true);
+      expect(got.json.event).toBe("geofence.entry");
+      expect(got.json.geofence.id).toBe(geofence.id);
+      expect(got.json.location).toMatchObject({ latitude: CENTER.latitude, longitude: CENTER.longitude });
+      expect(got.headers["x-service-delivery"]).toBe(res.body.deliveryId);
+      const d = await a.api("GET", `/webhook-deliveries/${res.body.deliveryId}`);
+      expect(d.body).toMatchObject({ id: res.body.deliveryId, test: true, status: "succeeded", event: "geofence.entry" });
+      expect(d.body.attempts).toHaveLength(1);
+      const exit = await a.api("POST", `/geofences/${geofence.id}/test-webhook`, { eventType: "exit" });
+      expect(exit.body.message).toBe("Test webhook sent for exit event");
+      const empty = await a.api("POST", `/geofences/${geofence.id}/test-webhook`);
+      expect(empty.body.message).toBe("Test webhook sent for entry event");
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("test-webhook failure: success false, no deliveryId, no retries", async () => {
+    const receiver = await startReceiver({ respond: () => ({ status: 500 }) });
+    try {
+      const a = await newAccount();
+      const { geofence } = await setup(a, receiver.url);
+      const res = await a.api("POST", `/geofences/${geofence.id}/test-webhook`, {});
+      expect(res.status).toBe(200);
+      expect(res.body.success).toBe(false);
+      expect(res.body.message).toMatch(/Check your endpoint configuration\.$/);
+      expect(res.body).not.toHaveProperty("deliveryId");
+      await new Promise((r) => setTimeout(r, DELAYS[0]! * 3));
+      expect(receiver.received).toHaveLength(1);
+      const list = await a.api("GET", `/webhook-deliveries?geofenceId=${geofence.id}`);
+      expect(list.body.data).toHaveLength(1);
+      expect(list.body.data[0]).toMatchObject({ test: true, status: "failed" });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("test-webhook validation: not a webhook geofence 400, bad eventType 400, unknown 404", async () => {
+    const a = await newAccount();
+    const g = (await a.api("POST", "/geofences", { name: "Plain", ...CENTER, radius: 100 })).body;
+    const plain = await a.api("POST", `/geofences/${g.id}/test-webhook`, { eventType: "entry" });
+    expect(plain.status).toBe(400);
+    expect(plain.body.error.code).toBe("invalid_request");
+    const bad = await a.api("POST", `/geofences/${g.id}/test-webhook`, { eventType: "dwell" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain("eventType");
+    expect((await a.api("POST", `/geofences/00000000-0000-4000-8000-000000000000/test-webhook`, {})).status).toBe(404);
+  });
+
+  it("redeliver sends the same payload as a new delivery (202)", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      const { geofence } = await setup(a, receiver.url);
+      const first = await a.api("POST", `/geofences/${geofence.id}/test-webhook`, {});
+      const again = await a.api("POST", `/webhook-deliveries/${first.body.deliveryId}/redeliver`);
+      expect(again.status).toBe(202);
+      expect(again.body.id).not.toBe(first.body.deliveryId);
+      expect(again.body.status).toBe("pending");
+      const got = await receiver.waitFor(2);
+      expect(got[1]!.body).toBe(got[0]!.body);
+      expect(got[1]!.headers["x-service-delivery"]).toBe(again.body.id);
+      expect(got[1]!.signatureValid).toBe(true);
+      expect((await a.api("POST", `/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver`)).status).toBe(404);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("delivery history is scoped to the account and validates its filters", async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    const receiver = await startReceiver();
+    try {
+      const { geofence } = await setup(a, receiver.url);
+      const sent = await a.api("POST", `/geofences/${geofence.id}/test-webhook`, {});
+      expect((await b.api("GET", `/webhook-deliveries/${sent.body.deliveryId}`)).status).toBe(404);
+      expect((await b.api("POST", `/webhook-deliveries/${sent.body.deliveryId}/redeliver`)).status).toBe(404);
+      expect((await b.api("GET", "/webhook-deliveries")).body.data).toEqual([]);
+      for (const q of ["status=done", "event=geofence.dwell", "geofenceId=nope", "limit=0"]) {
+        const res = await a.api("GET", `/webhook-deliveries?${q}`);
+        expect(res.status, q).toBe(400);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("plan gating", () => {
+  it("every webhook feature is 403 plan_required on the free plan", async () => {
+    const free = await newAccount({ plan: "free" });
+    const g = (await free.api("POST", "/geofences", { name: "Free", ...CENTER, radius: 100 })).body;
+    for (const [method, path] of [
+      ["GET", "/webhook-deliveries"],
+      ["GET", "/webhook-deliveries/00000000-0000-4000-8000-000000000000"],
+      ["POST", "/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver"],
+      ["POST", `/geofences/${g.id}/test-webhook`],
+      ["GET", "/webhooks"],
+      ["POST", "/webhooks"],
+    ] as const) {
+      const res = await free.api(method, path, method === "POST" ? {} : undefined);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.error.code).toBe("plan_required");
+    }
+  });
+});
+
+describe("account webhooks", () => {
+  it("location.updated, battery.low and device.status_changed reach a subscribed endpoint", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      const hook = await a.api("POST", "/webhooks", {
+        url: receiver.url,
+        secret: SECRET,
+        events: ["location.updated", "battery.low", "device.status_changed"],
+      });
+      expect(hook.status, hook.text).toBe(201);
+      const t = (await a.api("POST", "/trackables", { name: "Phone" })).body;
+      await a.api("POST", `/trackables/${t.id}/locations`, {
+        locations: [
+          { ...OUTSIDE, battery: 50, timestamp: new Date(Date.now() - 2000).toISOString() },
+          { ...OUTSIDE, battery: 15, timestamp: new Date(Date.now() - 1000).toISOString() },
+        ],
+      });
+      const got = await receiver.waitFor(4);
+      const events = got.map((r) => r.json.event);
+      expect(events).toEqual(["device.status_changed", "location.updated", "location.updated", "battery.low"]);
+      expect(got.every((r) => r.signatureValid)).toBe(true);
+      expect(got[0]!.json.status).toEqual({ previous: "offline", current: "online" });
+      expect(got[3]!.json.battery).toEqual({ level: 15, threshold: 20 });
+      expect(Object.keys(got[3]!.json)).toEqual(["event", "occurred_at", "beacon", "location", "battery"]);
+      // DEVICE_OFFLINE_AFTER_S=2: the sweep marks it offline.
+      const offline = await receiver.waitFor(5, 10_000);
+      expect(offline[4]!.json).toMatchObject({ event: "device.status_changed", status: { previous: "online", current: "offline" } });
+      const byWebhook = await a.api("GET", `/webhook-deliveries?webhookId=${hook.body.id}`);
+      expect(byWebhook.body.data.length).toBe(5);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { verifySignature } from "@/lib/webhooks/signature";
+
+export interface Received {
+  body: string;
+  json: Record<string, any>;
+  headers: http.IncomingHttpHeaders;
+  signatureValid: boolean | null;
+  at: number;
+}
+
+export type Responder = (req: Received, n: number) => { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
+
+/**
+ * A real webhook receiver on 127.0.0.1: records every request, checks X-Service-Signature against the secret the
+ * way a customer's server would (HMAC over the raw body, constant-time compare), and answers as told.
+ */
+export async function startReceiver(opts: { secret?: string | null; respond?: Responder } = {}) {
+  const received: Received[] = [];
+  const waiters: Array<() => void> = [];
+  let respond: Responder = opts.respond ?? (() => ({ status: 200, body: "ok" }));
+  let connections = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      const signature = req.headers["x-service-signature"];
+      const entry: Received = {
+        body,
+        json: JSON.parse(body || "null"),
+        headers: req.headers,
+        signatureValid: opts.secret ? typeof signature === "string" && verifySignature(body, opts.secret, signature) : null,
+        at: Date.now(),
+      };
+      received.push(entry);
+      const answer = respond(entry, received.length);
+      const send = () => {
+        if (res.destroyed) return;
+        res.writeHead(answer.status, { "Content-Type": "text/plain", ...answer.headers });
+        res.end(answer.body ?? "");
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
+      for (const w of waiters.splice(0)) w();
+    });
+  });
+  server.on("connection", () => connections++);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    received,
+    connections: () => connections,
+    setResponder(r: Responder) {
+      respond = r;
+    },
+    /** Resolves once `count` requests arrived (or rejects after timeoutMs). */
+    async waitFor(count: number, timeoutMs = 20_000): Promise<Received[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`);
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, Math.min(left, 250));
+          waiters.push(() => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      return received;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

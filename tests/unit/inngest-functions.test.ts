@@ -1,0 +1,104 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { InngestTestEngine } from "@inngest/test";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startReceiver } from "../support/receiver";
+
+// The Inngest functions, run by @inngest/test over the real workflow code: a real database (PGlite in a temp
+// directory, or DATABASE_URL) and a real local receiver. Only the sleeps are mocked (they would wait for real).
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-inngest-"));
+process.env.DATA_DIR = dataDir;
+process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
+delete process.env.WEBHOOK_RETRY_DELAYS;
+
+const mod = async () => {
+  const [{ getDb, closeDb }, { ensureAccount }, { insertDeliveries }, functions, schema] = await Promise.all([
+    import("@/lib/db/client"),
+    import("@/lib/accounts/accounts"),
+    import("@/lib/webhooks/deliveries"),
+    import("@/inngest/functions"),
+    import("@/lib/db/schema"),
+  ]);
+  return { getDb, closeDb, ensureAccount, insertDeliveries, functions, schema };
+};
+let m: Awaited<ReturnType<typeof mod>>;
+
+beforeAll(async () => {
+  m = await mod();
+});
+afterAll(async () => {
+  await m.closeDb();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function newDelivery(url: string, secret: string | null) {
+  const db = await m.getDb();
+  const account = await m.ensureAccount(db, { slug: `inngest-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, plan: "enterprise" });
+  const [row] = await m.insertDeliveries(db, [
+    { accountId: account.id, event: "geofence.entry", url, secret, payload: { event: "geofence.entry", occurred_at: new Date().toISOString() } },
+  ]);
+  return row!;
+}
+
+const deliverFn = () => m.functions.functions.find((f) => f.id() === "deliver-webhook")!;
+const sleeps = [1, 2, 3].map((n) => ({ id: `retry-${n}-wait`, handler() {} }));
+
+describe("deliver-webhook on Inngest", () => {
+  it("retries after 5 s, 30 s and 2 min by default, then the delivery is failed", async () => {
+    const receiver = await startReceiver({ secret: "s3cret-key", respond: () => ({ status: 500, body: "nope" }) });
+    try {
+      const delivery = await newDelivery(receiver.url, "s3cret-key");
+      const t = new InngestTestEngine({
+        function: deliverFn(),
+        events: [{ name: "fenceline/webhook.deliver", data: { deliveryId: delivery.id } }],
+        steps: sleeps,
+      });
+      const { ctx, error } = await t.execute();
+      expect(error).toBeUndefined();
+      expect(ctx.step.sleep).toHaveBeenCalledTimes(3);
+      expect(ctx.step.sleep).toHaveBeenNthCalledWith(1, "retry-1-wait", 5000);
+      expect(ctx.step.sleep).toHaveBeenNthCalledWith(2, "retry-2-wait", 30000);
+      expect(ctx.step.sleep).toHaveBeenNthCalledWith(3, "retry-3-wait", 120000);
+      expect(receiver.received).toHaveLength(4);
+      expect(receiver.received.every((r) => r.signatureValid)).toBe(true);
+      expect(new Set(receiver.received.map((r) => r.headers["x-service-delivery"]))).toEqual(new Set([delivery.id]));
+      const db = await m.getDb();
+      const [row] = await db.select().from(m.schema.webhookDeliveries).where(eq(m.schema.webhookDeliveries.id, delivery.id));
+      expect(row!.status).toBe("failed");
+      expect(row!.attemptCount).toBe(4);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("stops after the first 2xx", async () => {
+    const receiver = await startReceiver({ respond: (_r, n) => ({ status: n === 1 ? 503 : 204 }) });
+    try {
+      const delivery = await newDelivery(receiver.url, null);
+      const t = new InngestTestEngine({
+        function: deliverFn(),
+        events: [{ name: "fenceline/webhook.deliver", data: { deliveryId: delivery.id } }],
+        steps: sleeps,
+      });
+      const { ctx, error } = await t.execute();
+      expect(error).toBeUndefined();
+      expect(ctx.step.sleep).toHaveBeenCalledTimes(1);
+      expect(ctx.step.sleep).toHaveBeenCalledWith("retry-1-wait", 5000);
+      expect(receiver.received).toHaveLength(2);
+      expect(receiver.received[0]!.headers["x-service-signature"]).toBeUndefined();
+      const db = await m.getDb();
+      const [row] = await db.select().from(m.schema.webhookDeliveries).where(eq(m.schema.webhookDeliveries.id, delivery.id));
+      expect(row!.status).toBe("succeeded");
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("serves every workflow as an Inngest function with its trigger and per-trackable concurrency", () => {
+    const ids = m.functions.functions.map((f) => f.id()).sort();
+    expect(ids).toEqual(["deliver-webhook", "device-offline-sweep", "evaluate-geofences"]);
+  });
+});
