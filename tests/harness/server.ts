@@ -12,7 +12,10 @@ export interface TestServer {
   dataDir: string;
   databaseUrl: string | null;
   process: ChildProcess;
+  /** Stops the server and removes what it created (its data directory, its Postgres database). */
   stop(): Promise<void>;
+  /** kill -9: the process dies at once and leaves its data behind (for restart tests). */
+  kill(): Promise<void>;
   logs(): string;
 }
 
@@ -51,12 +54,19 @@ async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; dr
 }
 
 /** Starts the built app (`next start`) on a free port with its own data directory and, on Postgres, its own database. */
-export async function startServer(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+export async function startServer(
+  opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string } = {},
+): Promise<TestServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-test-"));
-  const adminToken = randomBytes(24).toString("base64url");
-  fs.writeFileSync(path.join(dataDir, "admin-token"), adminToken, { mode: 0o600 });
-  const pg = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  const tokenFile = path.join(dataDir, "admin-token");
+  if (!fs.existsSync(tokenFile)) fs.writeFileSync(tokenFile, randomBytes(24).toString("base64url"), { mode: 0o600 });
+  const adminToken = fs.readFileSync(tokenFile, "utf8").trim();
+  const pg = opts.databaseUrl
+    ? { url: opts.databaseUrl, drop: async () => {} }
+    : process.env.DATABASE_URL
+      ? await freshPostgresDatabase(process.env.DATABASE_URL)
+      : null;
 
   let output = "";
   const child = spawn(process.execPath, [nextBin, "start", "-p", String(port)], {
@@ -99,6 +109,13 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     databaseUrl: pg?.url ?? null,
     process: child,
     logs: () => output,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGKILL");
+        await exited;
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
