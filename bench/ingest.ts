@@ -1,0 +1,66 @@
+// Ingest throughput: single-point posts (requests/s) and 100-point batches (points/s) against `next start` on
+// Postgres, beside a baseline (bench/baseline-server.ts: node:http + the same insert with postgres.js) measured in the
+// same run. Usage: npx tsx bench/ingest.ts [seconds=10] [concurrency=16]
+import { spawn } from "node:child_process";
+import { buildIfStale } from "@/scripts/build";
+import { freePort, startServer } from "@/tests/harness/server";
+import { fmt, load, point, scratchDatabase } from "./lib";
+
+const seconds = Number(process.argv[2] ?? 10);
+const concurrency = Number(process.argv[3] ?? 16);
+
+async function main() {
+  buildIfStale();
+  const db = await scratchDatabase("fenceline_bench");
+  process.env.DATABASE_URL = db.url;
+  // The app migrates the scratch database; the per-key limit is lifted so the bench measures ingest, not 429s.
+  const app = await startServer({ databaseUrl: db.url, env: { RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" } });
+  const port = await freePort();
+  const baseline = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
+    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((r) => baseline.stdout!.once("data", () => r()));
+  try {
+    const key = (
+      await (
+        await fetch(`${app.baseUrl}/api/internal/api-keys`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${app.adminToken}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ account: "bench", plan: "enterprise" }),
+        })
+      ).json()
+    ).key as string;
+    const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+    const trackables: string[] = [];
+    for (let i = 0; i < concurrency; i++) {
+      const t = await fetch(`${app.baseUrl}/api/v1/trackables`, { method: "POST", headers, body: JSON.stringify({ name: `bench ${i}` }) });
+      trackables.push(((await t.json()) as { id: string }).id);
+    }
+    const targets = {
+      "next start (Fenceline)": app.baseUrl,
+      "baseline (node:http + postgres.js)": `http://127.0.0.1:${port}`,
+    };
+    const batch = { locations: Array.from({ length: 100 }, (_, i) => point(i)) };
+    console.log(`ingest bench: ${seconds} s per run, ${concurrency} concurrent clients, Postgres`);
+    for (const [label, base] of Object.entries(targets)) {
+      const url = (i: number) => `${base}/api/v1/trackables/${trackables[i % trackables.length]}/locations`;
+      await load((i) => fetch(url(i), { method: "POST", headers, body: JSON.stringify(point(i)) }), { concurrency, seconds: 2 }); // warm-up
+      const single = await load((i) => fetch(url(i), { method: "POST", headers, body: JSON.stringify(point(i)) }), { concurrency, seconds });
+      const batched = await load((i) => fetch(url(i), { method: "POST", headers, body: JSON.stringify(batch) }), { concurrency, seconds });
+      console.log(
+        `${label.padEnd(36)} single: ${fmt(single.perSecond).padStart(6)} req/s (p50 ${fmt(single.p50, 1)} ms, p95 ${fmt(single.p95, 1)} ms, ${single.errors} errors)` +
+          `   batch of 100: ${fmt(batched.perSecond * 100).padStart(7)} points/s (p50 ${fmt(batched.p50, 1)} ms, p95 ${fmt(batched.p95, 1)} ms, ${batched.errors} errors)`,
+      );
+    }
+  } finally {
+    baseline.kill();
+    await app.stop();
+    await db.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
