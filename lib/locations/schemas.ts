@@ -1,59 +1,110 @@
 import { z } from "zod";
+import { validationError } from "@/lib/http/errors";
 import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
 import { Id, Latitude, Longitude, Timestamp, TimestampInput } from "@/lib/schemas/common";
 
 export const MAX_BATCH = 1000;
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
+// Postgres has no year 0, and a device clock that was never set reports 1970: nothing older is a real position.
+const MIN_LOCATION_TIME = Date.UTC(1970, 0, 1);
+const MIN_QUERY_TIME = Date.parse("0001-01-01T00:00:00Z"); // the earliest date Postgres stores
 
 export const Location = z
   .object({
     id: Id,
     trackableId: Id,
-    latitude: z.number(),
-    longitude: z.number(),
-    accuracy: z.number().nullable().meta({ description: "Horizontal accuracy radius, metres" }),
-    altitude: z.number().nullable().meta({ description: "Metres above sea level" }),
-    speed: z.number().nullable().meta({ description: "Metres per second" }),
-    heading: z.number().nullable().meta({ description: "Degrees clockwise from north, [0, 360)" }),
-    battery: z.number().nullable().meta({ description: "Battery level, percent" }),
+    latitude: z.number().meta({ description: "WGS84 latitude, decimal degrees", example: 52.52 }),
+    longitude: z.number().meta({ description: "WGS84 longitude, decimal degrees", example: 13.405 }),
+    accuracy: z.number().nullable().meta({ description: "Horizontal accuracy radius, metres", example: 8 }),
+    altitude: z.number().nullable().meta({ description: "Metres above sea level", example: 34.5 }),
+    speed: z.number().nullable().meta({ description: "Metres per second", example: 12.4 }),
+    heading: z.number().nullable().meta({ description: "Degrees clockwise from north, [0, 360)", example: 271.5 }),
+    battery: z.number().nullable().meta({ description: "Battery level, percent", example: 87 }),
     timestamp: Timestamp.meta({ description: "When the position was recorded" }),
     receivedAt: Timestamp.meta({ description: "When Fenceline received it" }),
   })
   .meta({ id: "Location" });
 export type Location = z.infer<typeof Location>;
 
+/** A finite number in [lo, hi] (or [lo, hi) with `below`), with one message that states the range. */
+function inRange(lo: number, hi: number, opts: { below?: boolean } = {}) {
+  const message = opts.below ? `must be a number in [${lo}, ${hi})` : `must be a number between ${lo} and ${hi}`;
+  const n = z.number().min(lo, message);
+  return opts.below ? n.lt(hi, message) : n.max(hi, message);
+}
+
+/** An optional measure: null or omitted when the device did not report it. */
+const measure = (range: z.ZodNumber, description: string, example: number) =>
+  range.nullable().optional().meta({ description: `${description}; null or omitted when not reported`, example });
+
 export const LocationInput = z
   .strictObject({
     latitude: Latitude,
     longitude: Longitude,
-    accuracy: z.number().min(0).max(1_000_000).nullable().optional().meta({ description: "Metres" }),
-    altitude: z.number().min(-20_000).max(1_000_000).nullable().optional().meta({ description: "Metres" }),
-    speed: z.number().min(0).max(100_000).nullable().optional().meta({ description: "Metres per second" }),
-    heading: z.number().min(0).lt(360).nullable().optional().meta({ description: "Degrees, [0, 360)" }),
-    battery: z.number().min(0).max(100).nullable().optional().meta({ description: "Percent, [0, 100]" }),
-    timestamp: TimestampInput.optional().meta({
-      description: "When the position was recorded; default: the time it is received. At most 5 minutes in the future.",
-    }),
+    accuracy: measure(inRange(0, 1_000_000), "Horizontal accuracy radius, metres", 8),
+    altitude: measure(inRange(-20_000, 1_000_000), "Metres above sea level", 34.5),
+    speed: measure(inRange(0, 100_000), "Metres per second", 12.4),
+    heading: measure(inRange(0, 360, { below: true }), "Degrees clockwise from north, [0, 360)", 271.5),
+    battery: measure(inRange(0, 100), "Battery level, percent, [0, 100]", 87),
+    timestamp: TimestampInput.refine((d) => d.getTime() >= MIN_LOCATION_TIME, "must not be before 1970-01-01T00:00:00Z")
+      .refine((d) => d.getTime() <= Date.now() + MAX_FUTURE_MS, "must not be more than 5 minutes in the future")
+      .optional()
+      .meta({
+        description: "When the position was recorded; default: the time it is received. At most 5 minutes in the future.",
+        example: "2026-11-22T07:33:55.123Z",
+      }),
   })
   .meta({ id: "LocationInput" });
 export type LocationInput = z.infer<typeof LocationInput>;
 
 export const LocationBatchInput = z
   .strictObject({
-    locations: z.array(LocationInput).min(1).max(MAX_BATCH).meta({ description: `1–${MAX_BATCH} locations` }),
+    locations: z
+      .array(LocationInput)
+      .min(1, `must hold 1–${MAX_BATCH} locations`)
+      .max(MAX_BATCH, `must hold 1–${MAX_BATCH} locations`)
+      .meta({ description: `1–${MAX_BATCH} locations, stored in one insert and returned in this order` }),
   })
   .meta({ id: "LocationBatchInput" });
+export type LocationBatchInput = z.infer<typeof LocationBatchInput>;
 
-/** POST /trackables/{id}/locations accepts one location or {"locations": [...]}. */
-export const PostLocationsInput = z.union([LocationBatchInput, LocationInput]);
+/** POST /trackables/{id}/locations accepts one location or {"locations": [...]} (this union documents it). */
+export const PostLocationsInput = z.union([LocationBatchInput, LocationInput]).meta({ id: "PostLocationsInput" });
+
+/**
+ * Parses a POST body into the locations it carries. The shape is chosen by the presence of "locations" before
+ * validating, so a bad body gets the errors of the shape it meant (`locations[3].latitude: ...`, or
+ * `latitude: unknown field` next to "locations") rather than zod's union error of both shapes.
+ */
+export function parsePostLocations(raw: Record<string, unknown>): LocationInput[] {
+  if ("locations" in raw) {
+    const parsed = LocationBatchInput.safeParse(raw);
+    if (!parsed.success) throw validationError(parsed.error, "body");
+    return parsed.data.locations;
+  }
+  const parsed = LocationInput.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error, "body");
+  return [parsed.data];
+}
 
 export const LocationList = z.object({ data: z.array(Location) }).meta({ id: "LocationList" });
 export const LocationPage = pageOf(Location, "LocationPage");
 
-export const LocationHistoryQuery = z.object({
-  from: TimestampInput.optional().meta({ description: "Inclusive lower bound on timestamp" }),
-  to: TimestampInput.optional().meta({ description: "Inclusive upper bound on timestamp" }),
-  limit: limitParam(1000, 100),
-  cursor: cursorParam,
-  order: z.enum(["desc", "asc"]).default("desc").meta({ description: "desc (newest first, default) or asc" }),
-});
+const QueryTime = TimestampInput.refine((d) => d.getTime() >= MIN_QUERY_TIME, "must not be before 0001-01-01T00:00:00Z");
+
+export const LocationHistoryQuery = z
+  .object({
+    from: QueryTime.optional().meta({ description: "Inclusive lower bound on timestamp" }),
+    to: QueryTime.optional().meta({ description: "Inclusive upper bound on timestamp" }),
+    limit: limitParam(MAX_BATCH, 100),
+    cursor: cursorParam,
+    order: z
+      .enum(["desc", "asc"], { error: 'must be "desc" or "asc"' })
+      .default("desc")
+      .meta({ description: "desc (newest first, default) or asc (oldest first)" }),
+  })
+  .refine((q) => !q.from || !q.to || q.from.getTime() <= q.to.getTime(), {
+    message: "must not be after to",
+    path: ["from"],
+  });
+export type LocationHistoryQuery = z.infer<typeof LocationHistoryQuery>;

@@ -1,0 +1,131 @@
+import { and, asc, desc, eq, gte, lte, sql } from "drizzle-orm";
+import { z } from "zod";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
+import { locations, trackables, type LocationRow } from "@/lib/db/schema";
+import { newId } from "@/lib/db/ids";
+import { ApiError, notFound } from "@/lib/http/errors";
+import { decodeCursor, paginate } from "@/lib/http/pagination";
+import { requireTrackable } from "@/lib/trackables/trackables";
+import type { Location, LocationHistoryQuery, LocationInput } from "./schemas";
+import { serializeLocation } from "./serialize";
+
+/**
+ * Stores a trackable's locations (one, or a batch of up to 1000) with ONE multi-row INSERT and returns them
+ * serialized in input order. The trackable must belong to ctx's account (404 otherwise). A missing timestamp
+ * defaults to the time of receipt, which is the same instant for the whole batch.
+ */
+export async function ingestLocations({
+  ctx,
+  trackableId,
+  inputs,
+}: {
+  ctx: Ctx;
+  trackableId: string;
+  inputs: readonly LocationInput[];
+}): Promise<Location[]> {
+  const receivedAt = new Date();
+  // UUIDv7s made here, in input order: monotonic within the batch, so points sharing a timestamp keep their order.
+  const values = inputs.map((input) => ({
+    id: newId(),
+    trackableId,
+    latitude: input.latitude,
+    longitude: input.longitude,
+    accuracy: input.accuracy ?? null,
+    altitude: input.altitude ?? null,
+    speed: input.speed ?? null,
+    heading: input.heading ?? null,
+    battery: input.battery ?? null,
+    timestamp: input.timestamp ?? receivedAt,
+    receivedAt,
+  }));
+
+  const stored = await withTransaction(ctx, async (txCtx) => {
+    // KEY SHARE on the trackable: a concurrent DELETE waits for this insert instead of failing it on the foreign key.
+    const [owned] = await exec(txCtx)
+      .select({ id: trackables.id })
+      .from(trackables)
+      .where(and(eq(trackables.id, trackableId), eq(trackables.accountId, ctx.account.id)))
+      .for("key share");
+    if (!owned) throw notFound("Trackable", trackableId);
+
+    const rows = await exec(txCtx).insert(locations).values(values).returning();
+
+    // The after-insert point: `rows` are stored (uncommitted, in this transaction). Work that must commit or roll
+    // back with them (geofence evaluation, events) hooks in here.
+    return rows;
+  });
+
+  return inInputOrder(stored, values).map(serializeLocation);
+}
+
+/** RETURNING gives no order guarantee: put the rows back in the order of the values sent. */
+function inInputOrder(rows: LocationRow[], values: ReadonlyArray<{ id: string }>): LocationRow[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return values.map((v) => {
+    const row = byId.get(v.id);
+    if (!row) throw new Error(`inserted location ${v.id} missing from RETURNING`);
+    return row;
+  });
+}
+
+// The position of the last row of a page, and the order it was made for (a cursor is only valid in that order).
+const LocationCursor = z.object({ t: z.iso.datetime({ precision: 3 }), i: z.uuid(), o: z.enum(["desc", "asc"]) });
+
+/**
+ * One trackable's history, newest first (or oldest first with order=asc), between the inclusive `from`/`to`.
+ * Keyset pagination on (timestamp, id): with trackable_id fixed, every page is one range scan of
+ * locations_trackable_ts_idx (forward or backward), whatever the depth of the page.
+ */
+export async function listLocations({
+  ctx,
+  trackableId,
+  query,
+}: {
+  ctx: Ctx;
+  trackableId: string;
+  query: LocationHistoryQuery;
+}): Promise<{ data: Location[]; nextCursor: string | null }> {
+  const after = query.cursor ? decodeCursor(query.cursor, LocationCursor) : null;
+  if (after && after.o !== query.order) {
+    throw new ApiError(
+      "invalid_request",
+      `Invalid cursor: it was made for order=${after.o}, not order=${query.order}; keep the same order while paging`,
+    );
+  }
+  await requireTrackable(ctx, trackableId);
+
+  const key = sql`(${locations.timestamp}, ${locations.id})`;
+  const cursorKey = after ? sql`(${after.t}::timestamptz, ${after.i}::uuid)` : null;
+  const descending = query.order === "desc";
+  const rows = await exec(ctx)
+    .select()
+    .from(locations)
+    .where(
+      and(
+        eq(locations.trackableId, trackableId),
+        query.from ? gte(locations.timestamp, query.from) : undefined,
+        query.to ? lte(locations.timestamp, query.to) : undefined,
+        cursorKey ? (descending ? sql`${key} < ${cursorKey}` : sql`${key} > ${cursorKey}`) : undefined,
+      ),
+    )
+    .orderBy(
+      ...(descending ? [desc(locations.timestamp), desc(locations.id)] : [asc(locations.timestamp), asc(locations.id)]),
+    )
+    .limit(query.limit + 1);
+
+  const { page, nextCursor } = paginate(rows, query.limit, (r) => ({ t: r.timestamp.toISOString(), i: r.id, o: query.order }));
+  return { data: page.map(serializeLocation), nextCursor };
+}
+
+/** The trackable's location with the greatest (timestamp, id); 404 when it has none yet. */
+export async function getLatestLocation({ ctx, trackableId }: { ctx: Ctx; trackableId: string }): Promise<Location> {
+  await requireTrackable(ctx, trackableId);
+  const [row] = await exec(ctx)
+    .select()
+    .from(locations)
+    .where(eq(locations.trackableId, trackableId))
+    .orderBy(desc(locations.timestamp), desc(locations.id))
+    .limit(1);
+  if (!row) throw new ApiError("not_found", `Trackable ${trackableId} has no locations yet`);
+  return serializeLocation(row);
+}
