@@ -1,0 +1,187 @@
+import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
+import { z } from "zod";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
+import { geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
+import { ApiError, notFound } from "@/lib/http/errors";
+import { planRequired } from "@/lib/http/handler";
+import { decodeCursor, paginate } from "@/lib/http/pagination";
+import type { CreateGeofenceInput, Geofence, GeofenceListQuery, NotificationType, UpdateGeofenceInput } from "./schemas";
+
+/** The API shape: the secret never leaves the server, only whether one is set. */
+export function serializeGeofence(row: GeofenceRow, assigned: string[]): Geofence {
+  return {
+    id: row.id,
+    name: row.name,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    radius: row.radius,
+    notificationType: row.notificationType,
+    webhookUrl: row.webhookUrl,
+    webhookSecretSet: row.webhookSecret !== null,
+    trackableIds: row.allTrackables ? null : [...assigned].sort(),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The assigned trackable ids of each given geofence (only those not applying to every trackable). */
+async function assignmentsOf(ctx: Ctx, rows: GeofenceRow[]): Promise<Map<string, string[]>> {
+  const ids = rows.filter((r) => !r.allTrackables).map((r) => r.id);
+  const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return out;
+  const links = await exec(ctx)
+    .select({ geofenceId: geofenceTrackables.geofenceId, trackableId: geofenceTrackables.trackableId })
+    .from(geofenceTrackables)
+    .where(inArray(geofenceTrackables.geofenceId, ids))
+    .orderBy(asc(geofenceTrackables.trackableId));
+  for (const l of links) out.get(l.geofenceId)?.push(l.trackableId);
+  return out;
+}
+
+async function serializeAll(ctx: Ctx, rows: GeofenceRow[]): Promise<Geofence[]> {
+  const assigned = await assignmentsOf(ctx, rows);
+  return rows.map((r) => serializeGeofence(r, assigned.get(r.id) ?? []));
+}
+
+const ownedBy = (ctx: Ctx, id: string) => and(eq(geofences.id, id), eq(geofences.accountId, ctx.account.id));
+
+/**
+ * The entries of `ids` that are not trackables of this account, as `trackableIds[i]: no such trackable`. The found
+ * rows are locked (FOR KEY SHARE, what the foreign key would take) so none can be deleted before the assignment is
+ * written in the same transaction.
+ */
+async function unknownTrackables(ctx: Ctx, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const found = await exec(ctx)
+    .select({ id: trackables.id })
+    .from(trackables)
+    .where(and(eq(trackables.accountId, ctx.account.id), inArray(trackables.id, ids)))
+    .for("key share");
+  const known = new Set(found.map((r) => r.id));
+  return ids.flatMap((id, i) => (known.has(id) ? [] : [`trackableIds[${i}]: no such trackable`]));
+}
+
+const MAX_NAMED = 20;
+
+function invalidBody(problems: string[]): ApiError {
+  const named = problems.slice(0, MAX_NAMED);
+  const more = problems.length > MAX_NAMED ? ` (and ${problems.length - MAX_NAMED} more)` : "";
+  return new ApiError("invalid_request", `Invalid body: ${named.join("; ")}${more}`);
+}
+
+/** Free accounts may keep geofences, but not webhook notifications (checked after every 400). */
+function assertPlanAllows(ctx: Ctx, notificationType: NotificationType): void {
+  if (notificationType === "webhook" && ctx.account.plan !== "enterprise") throw planRequired();
+}
+
+async function replaceAssignments(ctx: Ctx, geofenceId: string, trackableIds: string[] | null): Promise<void> {
+  await exec(ctx).delete(geofenceTrackables).where(eq(geofenceTrackables.geofenceId, geofenceId));
+  if (trackableIds && trackableIds.length > 0) {
+    await exec(ctx)
+      .insert(geofenceTrackables)
+      .values(trackableIds.map((trackableId) => ({ geofenceId, trackableId })));
+  }
+}
+
+export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGeofenceInput }): Promise<Geofence> {
+  const trackableIds = input.trackableIds ?? null;
+  const { row, assigned } = await withTransaction(ctx, async (tx) => {
+    const problems = await unknownTrackables(tx, trackableIds ?? []);
+    if (problems.length > 0) throw invalidBody(problems);
+    assertPlanAllows(tx, input.notificationType);
+    const [inserted] = await exec(tx)
+      .insert(geofences)
+      .values({
+        accountId: ctx.account.id,
+        name: input.name,
+        latitude: input.latitude,
+        longitude: input.longitude,
+        radius: input.radius,
+        notificationType: input.notificationType,
+        webhookUrl: input.webhookUrl ?? null,
+        webhookSecret: input.webhookSecret ?? null,
+        allTrackables: trackableIds === null,
+      })
+      .returning();
+    if (trackableIds) await replaceAssignments(tx, inserted!.id, trackableIds);
+    return { row: inserted!, assigned: trackableIds ?? [] };
+  });
+  return serializeGeofence(row, assigned);
+}
+
+const GeofenceCursor = z.object({ id: z.uuid() });
+
+/** The geofences that apply to an account's trackable: those assigned to it and those for every trackable. */
+async function appliesTo(ctx: Ctx, trackableId: string) {
+  const [owned] = await exec(ctx)
+    .select({ id: trackables.id })
+    .from(trackables)
+    .where(and(eq(trackables.id, trackableId), eq(trackables.accountId, ctx.account.id)))
+    .limit(1);
+  if (!owned) throw new ApiError("invalid_request", "Invalid query: trackableId: no such trackable");
+  const assignedTo = exec(ctx)
+    .select({ id: geofenceTrackables.geofenceId })
+    .from(geofenceTrackables)
+    .where(eq(geofenceTrackables.trackableId, trackableId));
+  return or(eq(geofences.allTrackables, true), inArray(geofences.id, assignedTo));
+}
+
+/** Newest first, optionally only those that apply to `trackableId`. */
+export async function listGeofences({ ctx, query }: { ctx: Ctx; query: GeofenceListQuery }) {
+  const after = query.cursor ? decodeCursor(query.cursor, GeofenceCursor) : null;
+  const filter = query.trackableId ? await appliesTo(ctx, query.trackableId) : undefined;
+  const rows = await exec(ctx)
+    .select()
+    .from(geofences)
+    .where(and(eq(geofences.accountId, ctx.account.id), after ? lt(geofences.id, after.id) : undefined, filter))
+    .orderBy(desc(geofences.id))
+    .limit(query.limit + 1);
+  const { page, nextCursor } = paginate(rows, query.limit, (g) => ({ id: g.id }));
+  return { data: await serializeAll(ctx, page), nextCursor };
+}
+
+export async function getGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promise<Geofence> {
+  const [row] = await exec(ctx).select().from(geofences).where(ownedBy(ctx, id)).limit(1);
+  if (!row) throw notFound("Geofence", id);
+  const [geofence] = await serializeAll(ctx, [row]);
+  return geofence!;
+}
+
+/**
+ * Applies a partial update. The result is validated as a whole (a webhook geofence needs a URL), and the row update
+ * and the replacement of the assignment happen in one transaction, with the row locked against concurrent patches.
+ */
+export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateGeofenceInput }): Promise<Geofence> {
+  return withTransaction(ctx, async (tx) => {
+    const [current] = await exec(tx).select().from(geofences).where(ownedBy(tx, id)).for("update");
+    if (!current) throw notFound("Geofence", id);
+
+    const notificationType = input.notificationType ?? current.notificationType;
+    const webhookUrl = input.webhookUrl === undefined ? current.webhookUrl : input.webhookUrl;
+    const problems: string[] = [];
+    if (notificationType === "webhook" && webhookUrl === null) {
+      problems.push(
+        input.webhookUrl === null
+          ? 'webhookUrl: cannot be removed while notificationType is "webhook" (set notificationType to "none" as well)'
+          : 'webhookUrl: required when notificationType is "webhook"',
+      );
+    }
+    if (input.trackableIds) problems.push(...(await unknownTrackables(tx, input.trackableIds)));
+    if (problems.length > 0) throw invalidBody(problems);
+    assertPlanAllows(tx, notificationType);
+
+    const { trackableIds, ...fields } = input;
+    await exec(tx)
+      .update(geofences)
+      .set({ ...fields, ...(trackableIds !== undefined && { allTrackables: trackableIds === null }), updatedAt: new Date() })
+      .where(ownedBy(tx, id));
+    if (trackableIds !== undefined) await replaceAssignments(tx, id, trackableIds);
+    return getGeofence({ ctx: tx, id });
+  });
+}
+
+/** Deletes the geofence and its assignments. */
+export async function deleteGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
+  const rows = await exec(ctx).delete(geofences).where(ownedBy(ctx, id)).returning({ id: geofences.id });
+  if (rows.length === 0) throw notFound("Geofence", id);
+}

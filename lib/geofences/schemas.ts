@@ -1,0 +1,169 @@
+import { z } from "zod";
+import { env } from "@/lib/config/env";
+import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
+import { Id, Latitude, Longitude, Timestamp } from "@/lib/schemas/common";
+import { checkWebhookUrl } from "@/lib/webhooks/url-policy";
+
+export const MAX_RADIUS_M = 100_000;
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+export const MAX_ASSIGNED_TRACKABLES = 1000;
+
+const NotificationTypeValues = ["none", "webhook"] as const;
+export type NotificationType = (typeof NotificationTypeValues)[number];
+
+const Name = z
+  .string()
+  .trim()
+  .min(1, "must be 1–100 characters")
+  .max(100, "must be 1–100 characters")
+  .meta({ description: "1–100 characters (surrounding whitespace is trimmed)", example: "Depot" });
+
+const Radius = z
+  .number()
+  .min(1, `must be between 1 and ${MAX_RADIUS_M} metres`)
+  .max(MAX_RADIUS_M, `must be between 1 and ${MAX_RADIUS_M} metres`)
+  .meta({ description: `Radius of the circle in metres, 1–${MAX_RADIUS_M}`, example: 250 });
+
+const NotificationTypeInput = z.enum(NotificationTypeValues, { error: 'must be "none" or "webhook"' }).meta({
+  description:
+    '"webhook" sends geofence.entry and geofence.exit to webhookUrl and requires the enterprise plan (403 plan_required ' +
+    'otherwise); "none" sends nothing.',
+  example: "webhook",
+});
+
+const WebhookUrl = z
+  .string()
+  .trim()
+  .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
+  .superRefine((url, ctx) => {
+    if (url.length > MAX_WEBHOOK_URL_LENGTH) return; // one message is enough
+    const reason = checkWebhookUrl(url, { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE_URLS });
+    if (reason) ctx.addIssue({ code: "custom", message: reason });
+  });
+
+const WEBHOOK_URL_RULES =
+  'The endpoint that receives the deliveries; required when notificationType is "webhook". It may also be set while ' +
+  'notificationType is "none": it is checked, stored and used once notifications are switched on. A public https ' +
+  "URL of at most 2048 characters, without credentials; IP literals must be public unicast addresses and local " +
+  "names (localhost, *.local, *.internal, single-label hosts…) are refused, without a DNS look-up (the server " +
+  "setting WEBHOOK_ALLOW_PRIVATE_URLS=true allows http and private or local hosts, for local development).";
+const WEBHOOK_URL_EXAMPLE = "https://example.com/webhooks/fenceline";
+
+const WebhookSecret = z
+  .string()
+  .min(8, "must be 8–256 characters")
+  .max(256, "must be 8–256 characters")
+  .meta({
+    description:
+      "8–256 characters, used as given. Write-only: responses only say webhookSecretSet. When set, every delivery " +
+      "carries X-Service-Signature, the hex HMAC-SHA256 of the raw body keyed by this secret. It may be set while " +
+      'notificationType is "none".',
+    example: "whsec_5f2b9c0e1d7a4e3b",
+  });
+
+const TrackableIdEntry = z
+  .uuid({ error: "must be a trackable id (UUID)" })
+  .overwrite((s) => s.toLowerCase());
+
+const TrackableIds = z
+  .array(TrackableIdEntry, { error: "must be an array of trackable ids, or null for every trackable" })
+  .max(MAX_ASSIGNED_TRACKABLES, `must hold at most ${MAX_ASSIGNED_TRACKABLES} ids`)
+  .superRefine((ids, ctx) => {
+    if (ids.length > MAX_ASSIGNED_TRACKABLES) return; // already refused as a whole; no need for 1000 more messages
+    const first = new Map<string, number>();
+    ids.forEach((id, i) => {
+      const seen = first.get(id);
+      if (seen === undefined) first.set(id, i);
+      else ctx.addIssue({ code: "custom", path: [i], message: `duplicate of trackableIds[${seen}]` });
+    });
+  })
+  .nullable()
+  .meta({
+    description:
+      `The trackables this geofence applies to: null (or omitted on create) means every trackable of the account, ` +
+      `including ones created later; otherwise up to ${MAX_ASSIGNED_TRACKABLES} distinct ids of this account's ` +
+      "trackables ([] assigns none). An id that is not one of the account's trackables is a 400 naming its entry.",
+    example: ["01936f4e-5c2a-7b3e-9a41-2f0c8d6e1a55"],
+  });
+
+export const Geofence = z
+  .object({
+    id: Id,
+    name: z.string().meta({ example: "Depot" }),
+    latitude: z.number().meta({ description: "Centre, WGS84 latitude", example: 52.52 }),
+    longitude: z.number().meta({ description: "Centre, WGS84 longitude", example: 13.405 }),
+    radius: z.number().meta({ description: "Metres", example: 250 }),
+    notificationType: z.enum(NotificationTypeValues).meta({ description: "How entries and exits are notified", example: "webhook" }),
+    webhookUrl: z.string().nullable().meta({ description: "Where deliveries go, or null", example: "https://example.com/webhooks/fenceline" }),
+    webhookSecretSet: z.boolean().meta({ description: "Whether a signing secret is set (the secret itself is never returned)" }),
+    trackableIds: z
+      .array(Id)
+      .nullable()
+      .meta({ description: "null: the geofence applies to every trackable; else the assigned trackables' ids, sorted" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "Geofence" });
+export type Geofence = z.infer<typeof Geofence>;
+
+export const CreateGeofenceInput = z
+  .strictObject({
+    name: Name,
+    latitude: Latitude,
+    longitude: Longitude,
+    radius: Radius,
+    notificationType: NotificationTypeInput.default("none"),
+    webhookUrl: WebhookUrl.nullable().optional().meta({ description: WEBHOOK_URL_RULES, example: WEBHOOK_URL_EXAMPLE }),
+    webhookSecret: WebhookSecret.nullable().optional(),
+    trackableIds: TrackableIds.optional(),
+  })
+  .superRefine((input, ctx) => {
+    // Runs with the field checks, so one 400 names every problem.
+    if (input.notificationType === "webhook" && (input.webhookUrl === undefined || input.webhookUrl === null)) {
+      ctx.addIssue({ code: "custom", path: ["webhookUrl"], message: 'required when notificationType is "webhook"' });
+    }
+  })
+  .meta({ id: "CreateGeofenceInput" });
+export type CreateGeofenceInput = z.infer<typeof CreateGeofenceInput>;
+
+export const UpdateGeofenceInput = z
+  .strictObject({
+    name: Name.optional(),
+    latitude: Latitude.optional(),
+    longitude: Longitude.optional(),
+    radius: Radius.optional(),
+    notificationType: NotificationTypeInput.optional(),
+    webhookUrl: WebhookUrl.nullable()
+      .optional()
+      .meta({
+        description: `${WEBHOOK_URL_RULES} null removes the URL (a 400 while notificationType is, or becomes, "webhook").`,
+        example: WEBHOOK_URL_EXAMPLE,
+      }),
+    webhookSecret: WebhookSecret.nullable().optional().meta({ description: "null removes the secret" }),
+    trackableIds: TrackableIds.optional().meta({
+      description: "Replaces the assignment: null switches back to every trackable; an array assigns exactly those",
+    }),
+  })
+  .meta({
+    id: "UpdateGeofenceInput",
+    description:
+      "Every field is optional; omitted fields keep their value. On the free plan, a geofence whose notificationType " +
+      'would be "webhook" after the change is a 403 plan_required.',
+  });
+export type UpdateGeofenceInput = z.infer<typeof UpdateGeofenceInput>;
+
+export const GeofenceListQuery = z.object({
+  limit: limitParam(100, 20),
+  cursor: cursorParam,
+  trackableId: z
+    .uuid({ error: "must be a trackable id (UUID)" })
+    .overwrite((s) => s.toLowerCase())
+    .optional()
+    .meta({
+      description:
+        "Only the geofences that apply to this trackable: those assigned to it and those that apply to every trackable",
+    }),
+});
+export type GeofenceListQuery = z.infer<typeof GeofenceListQuery>;
+
+export const GeofencePage = pageOf(Geofence, "GeofencePage");
