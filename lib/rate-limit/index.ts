@@ -1,44 +1,62 @@
-import { env } from "@/lib/config/env";
+import type { Redis as IORedisClient } from "ioredis";
+import { env, type Env } from "@/lib/config/env";
 import { MemorySlidingWindow } from "./memory";
 import type { Limiter, RateLimitResult } from "./types";
 
 export type { Limiter, RateLimitResult } from "./types";
 
-export type Backend = "upstash" | "redis" | "memory";
+/** Where the shared counters live: Upstash over REST, a plain Redis server, or nowhere (each process counts alone). */
+export type Store =
+  | { backend: "upstash"; url: string; token: string }
+  | { backend: "redis"; url: string }
+  | { backend: "memory" };
 
-export function rateLimitBackend(): Backend {
-  const e = env();
-  if (e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN) return "upstash";
-  if (e.REDIS_URL) return "redis";
-  return "memory";
+export type Backend = Store["backend"];
+export type SharedStore = Exclude<Store, { backend: "memory" }>;
+
+/** The store the configuration names: Upstash when both its variables are set, else REDIS_URL, else in-process. */
+export function storeFromEnv(e: Env = env()): Store {
+  if (e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN) {
+    return { backend: "upstash", url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN };
+  }
+  if (e.REDIS_URL) return { backend: "redis", url: e.REDIS_URL };
+  return { backend: "memory" };
 }
 
-// How long the limiter keeps to the in-process fallback after the shared store failed, before trying it again.
-const CIRCUIT_OPEN_MS = 5_000;
-// Over this, a call to the shared store counts as failed (the Upstash client's own time-out would let it pass).
-const STORE_TIMEOUT_MS = 1_000;
+export function rateLimitBackend(): Backend {
+  return storeFromEnv().backend;
+}
+
+/** How long the limiter keeps to the in-process fallback after the shared store failed, before trying it again. */
+export const CIRCUIT_OPEN_MS = 5_000;
+/** Over this, a call to the shared store counts as failed (the Upstash client's own time-out would let it pass). */
+export const STORE_TIMEOUT_MS = 1_000;
 
 /**
  * When the shared store (Redis/Upstash) is unreachable, requests are not refused: each app server falls back to its
  * own in-process limiter (so the limit still holds per server) and tries the store again after a few seconds.
  * Availability of the API matters more than an exact global count during an outage of the limiter's store.
  */
-class ResilientLimiter implements Limiter {
+export class ResilientLimiter implements Limiter {
   private openUntil = 0;
   private lastWarning = 0;
+  private readonly circuitOpenMs: number;
 
   constructor(
     private readonly name: string,
     private readonly primary: Promise<Limiter>,
-    private readonly fallback: MemorySlidingWindow,
-  ) {}
+    private readonly fallback: Limiter,
+    opts: { circuitOpenMs?: number } = {},
+  ) {
+    this.circuitOpenMs = opts.circuitOpenMs ?? CIRCUIT_OPEN_MS;
+  }
 
   async limit(identifier: string): Promise<RateLimitResult> {
     if (Date.now() < this.openUntil) return this.fallback.limit(identifier);
     try {
       return await (await this.primary).limit(identifier);
     } catch (err) {
-      this.openUntil = Date.now() + CIRCUIT_OPEN_MS;
+      this.openUntil = Date.now() + this.circuitOpenMs;
       if (Date.now() - this.lastWarning > 60_000) {
         this.lastWarning = Date.now();
         console.warn(`[rate-limit] ${this.name}: shared store unavailable, using the in-process limiter:`, String(err));
@@ -46,21 +64,44 @@ class ResilientLimiter implements Limiter {
       return this.fallback.limit(identifier);
     }
   }
+
+  async close(): Promise<void> {
+    await (await this.primary).close?.();
+  }
 }
 
-async function sharedLimiter(backend: Exclude<Backend, "memory">, name: string, max: number, windowS: number): Promise<Limiter> {
+/** Resolves when the client is ready, has failed to connect once, or after `ms`, whichever comes first. */
+function firstConnection(client: IORedisClient, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off("ready", done);
+      client.off("error", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    client.once("ready", done);
+    client.once("error", done);
+  });
+}
+
+/** A limiter over the shared store, `max` requests per rolling `windowS` seconds; it throws when the store fails. */
+export async function createSharedLimiter(store: SharedStore, name: string, max: number, windowS: number): Promise<Limiter> {
   const { Ratelimit } = await import("@upstash/ratelimit");
-  const e = env();
   let redis: ConstructorParameters<typeof Ratelimit>[0]["redis"];
-  if (backend === "upstash") {
+  let close = async () => {};
+  if (store.backend === "upstash") {
     const { Redis } = await import("@upstash/redis");
-    redis = new Redis({ url: e.UPSTASH_REDIS_REST_URL!, token: e.UPSTASH_REDIS_REST_TOKEN! });
+    redis = new Redis({ url: store.url, token: store.token });
   } else {
     const { default: IORedis } = await import("ioredis");
     const { IORedisAdapter } = await import("./ioredis-adapter");
     // No offline queue: while Redis is down, commands fail at once instead of piling up.
-    const client = new IORedis(e.REDIS_URL!, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    const client = new IORedis(store.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     client.on("error", () => {}); // reported by ResilientLimiter when a call fails
+    // Without an offline queue a command sent while still connecting fails, so the first call would trip the circuit.
+    await firstConnection(client, STORE_TIMEOUT_MS);
+    close = async () => client.disconnect();
     // The adapter implements the two script calls the single-region limiters make (see ioredis-adapter.ts).
     redis = new IORedisAdapter(client) as unknown as typeof redis;
   }
@@ -77,7 +118,21 @@ async function sharedLimiter(backend: Exclude<Backend, "memory">, name: string, 
       if (r.reason === "timeout") throw new Error(`rate-limit store timed out after ${STORE_TIMEOUT_MS} ms`);
       return { success: r.success, limit: r.limit, remaining: r.remaining, reset: r.reset };
     },
+    close,
   };
+}
+
+/** The limiter the app uses for a store: the shared one with the in-process fallback, or only the in-process one. */
+export function createLimiter(
+  store: Store,
+  name: string,
+  max: number,
+  windowS: number,
+  opts: { circuitOpenMs?: number } = {},
+): Limiter {
+  const memory = new MemorySlidingWindow(max, windowS * 1000);
+  if (store.backend === "memory") return memory;
+  return new ResilientLimiter(name, createSharedLimiter(store, name, max, windowS), memory, opts);
 }
 
 const globalForLimiters = globalThis as unknown as { __fencelineLimiters?: Map<string, Limiter> };
@@ -85,12 +140,11 @@ const globalForLimiters = globalThis as unknown as { __fencelineLimiters?: Map<s
 /** A named limiter (built once per process and configuration): `max` requests per rolling `windowS` seconds. */
 export function getLimiter(name: string, max: number, windowS = 60): Limiter {
   const limiters = (globalForLimiters.__fencelineLimiters ??= new Map());
-  const backend = rateLimitBackend();
-  const key = `${name}:${max}:${windowS}:${backend}`;
+  const store = storeFromEnv();
+  const key = `${name}:${max}:${windowS}:${store.backend}`;
   let limiter = limiters.get(key);
   if (!limiter) {
-    const memory = new MemorySlidingWindow(max, windowS * 1000);
-    limiter = backend === "memory" ? memory : new ResilientLimiter(name, sharedLimiter(backend, name, max, windowS), memory);
+    limiter = createLimiter(store, name, max, windowS);
     limiters.set(key, limiter);
   }
   return limiter;

@@ -14,6 +14,11 @@ export class MemorySlidingWindow implements Limiter {
     readonly windowMs: number,
   ) {}
 
+  /** How many identifiers the limiter currently holds counts for. */
+  get size(): number {
+    return this.windows.size;
+  }
+
   async limit(identifier: string): Promise<RateLimitResult> {
     return this.take(identifier, Date.now());
   }

@@ -8,4 +8,6 @@ export interface RateLimitResult {
 
 export interface Limiter {
   limit(identifier: string): Promise<RateLimitResult>;
+  /** Releases the store's connection (tests, shutdown); the in-process limiter holds none. */
+  close?(): Promise<void>;
 }

@@ -55,8 +55,15 @@ describe("routing and the error envelope", () => {
 });
 
 describe("rate limit", () => {
+  /** The limiter's fixed windows are aligned to the minute: a burst straddling one lets 101 through (sliding window). */
+  async function awayFromWindowEdge(marginMs = 5_000) {
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < marginMs) await new Promise((r) => setTimeout(r, left + 10));
+  }
+
   it("of 150 simultaneous requests on a fresh key exactly 100 pass; 429s carry Retry-After", async () => {
     const { key } = await newAccount();
+    await awayFromWindowEdge();
     const results = await Promise.all(Array.from({ length: 150 }, () => request("GET", "/api/v1/trackables?limit=1", { key })));
     const ok = results.filter((r) => r.status === 200);
     const limited = results.filter((r) => r.status === 429);
@@ -78,6 +85,7 @@ describe("rate limit", () => {
 
   it("the limit is per key: another key of the same account has its own budget", async () => {
     const account = await newAccount();
+    await awayFromWindowEdge();
     await Promise.all(Array.from({ length: 100 }, () => account.api("GET", "/trackables?limit=1")));
     expect((await account.api("GET", "/trackables?limit=1")).status).toBe(429);
     const other = await account.newKey();
