@@ -60,7 +60,7 @@ async function main() {
       const { p50, p95 } = stats(times);
       console.log(`  API  ${label.padEnd(44)} ${count} points  p50 ${fmt(p50, 1)} ms  p95 ${fmt(p95, 1)} ms`);
     };
-    const timeSql = async (label: string, run: () => Promise<unknown[]>) => {
+    const timeSql = async (label: string, run: () => PromiseLike<unknown>) => {
       const times: number[] = [];
       for (let i = 0; i < runs + 3; i++) {
         const s = performance.now();
@@ -83,7 +83,7 @@ async function main() {
     // Page 500 of 1,000: follow nextCursor through the API once, then time that deep page.
     let cursor: string | null = null;
     for (let i = 0; i < 500; i++) {
-      const res = await fetch(`${app.baseUrl}/api/v1/trackables/${trackableId}/locations?limit=1000${cursor ? `&cursor=${cursor}` : ""}`, { headers });
+      const res: Response = await fetch(`${app.baseUrl}/api/v1/trackables/${trackableId}/locations?limit=1000${cursor ? `&cursor=${cursor}` : ""}`, { headers });
       cursor = ((await res.json()) as { nextCursor: string | null }).nextCursor;
     }
     await timeApi("page 501 via cursor (deep page)", `limit=1000&cursor=${cursor}`);

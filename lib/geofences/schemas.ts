@@ -31,7 +31,7 @@ const NotificationTypeInput = z.enum(NotificationTypeValues, { error: 'must be "
   example: "webhook",
 });
 
-const WebhookUrl = z
+export const WebhookUrl = z
   .string()
   .trim()
   .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
@@ -49,7 +49,7 @@ const WEBHOOK_URL_RULES =
   "setting WEBHOOK_ALLOW_PRIVATE_URLS=true allows http and private or local hosts, for local development).";
 const WEBHOOK_URL_EXAMPLE = "https://example.com/webhooks/fenceline";
 
-const WebhookSecret = z
+export const WebhookSecret = z
   .string()
   .min(8, "must be 8–256 characters")
   .max(256, "must be 8–256 characters")

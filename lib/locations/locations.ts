@@ -1,3 +1,5 @@
+import { enqueue, wakeRunner } from "@/lib/jobs/client";
+import { evaluateGeofences } from "@/lib/jobs/workflows/evaluate-geofences";
 import { and, asc, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
@@ -50,10 +52,11 @@ export async function ingestLocations({
 
     const rows = await exec(txCtx).insert(locations).values(values).returning();
 
-    // The after-insert point: `rows` are stored (uncommitted, in this transaction). Work that must commit or roll
-    // back with them (geofence evaluation, events) hooks in here.
+    // Geofence evaluation is scheduled in the same transaction: the points and the work on them commit together.
+    await enqueue(evaluateGeofences, { trackableId }, { executor: txCtx.tx, dedupeKey: `evaluate:${trackableId}` });
     return rows;
   });
+  wakeRunner();
 
   return inInputOrder(stored, values).map(serializeLocation);
 }

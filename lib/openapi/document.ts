@@ -8,6 +8,9 @@ import {
 } from "zod-openapi";
 import { ErrorBody, type ErrorCode } from "@/lib/http/errors";
 import { LocationHistoryQuery, LocationList, LocationPage, Location, PostLocationsInput } from "@/lib/locations/schemas";
+import { CreateGeofenceInput, Geofence, GeofenceListQuery, GeofencePage, UpdateGeofenceInput } from "@/lib/geofences/schemas";
+import { CreateWebhookInput, UpdateWebhookInput, Webhook, WebhookListQuery, WebhookPage } from "@/lib/webhooks/schemas";
+import { Delivery, DeliveryListQuery, DeliveryPage, TestWebhookInput, TestWebhookResult } from "@/lib/webhooks/delivery-schemas";
 import { CreateTrackableInput, Trackable, TrackableListQuery, TrackablePage, UpdateTrackableInput } from "@/lib/trackables/schemas";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with (never written by hand).
@@ -94,6 +97,11 @@ const trackableIdPath = z.object({
   trackableId: z.uuid().meta({ description: "The trackable's id (a blank value is 400 \"Missing required parameter: trackableId\")" }),
 });
 
+const geofenceIdPath = z.object({ geofence_id: z.uuid().meta({ description: "The geofence's id" }) });
+const deliveryIdPath = z.object({ deliveryId: z.uuid().meta({ description: "The delivery's id (X-Service-Delivery)" }) });
+const webhookIdPath = z.object({ webhookId: z.uuid().meta({ description: "The webhook endpoint's id" }) });
+const ENTERPRISE = "Requires the enterprise plan (403 `plan_required` otherwise).";
+
 const paths: ZodOpenApiPathsObject = {
   "/trackables": {
     get: op({
@@ -178,6 +186,129 @@ const paths: ZodOpenApiPathsObject = {
       errors: ["invalid_request", "not_found"],
     }),
   },
+  "/geofences": {
+    get: op({
+      id: "listGeofences",
+      tag: "Geofences",
+      summary: "List geofences",
+      description: "Newest first. `trackableId` keeps the geofences that apply to that trackable (including those for every trackable).",
+      query: GeofenceListQuery,
+      ok: { status: "200", schema: GeofencePage, description: "A page of geofences" },
+    }),
+    post: op({
+      id: "createGeofence",
+      tag: "Geofences",
+      summary: "Create a geofence",
+      description:
+        "A circle (centre and radius in metres). `notificationType: \"webhook\"` with a `webhookUrl` sends signed " +
+        "`geofence.entry`/`geofence.exit` deliveries (enterprise plan). The secret is write-only.",
+      body: CreateGeofenceInput,
+      ok: { status: "201", schema: Geofence, description: "The new geofence" },
+      errors: ["plan_required"],
+    }),
+  },
+  "/geofences/{geofence_id}": {
+    get: op({
+      id: "getGeofence",
+      tag: "Geofences",
+      summary: "Retrieve a geofence",
+      path: geofenceIdPath,
+      ok: { status: "200", schema: Geofence, description: "The geofence" },
+      errors: ["invalid_request", "not_found"],
+    }),
+    patch: op({
+      id: "updateGeofence",
+      tag: "Geofences",
+      summary: "Update a geofence",
+      description: "Only the fields sent change; `webhookSecret: null` removes the secret, `trackableIds: null` applies it to every trackable. Takes effect from the next location.",
+      path: geofenceIdPath,
+      body: UpdateGeofenceInput,
+      ok: { status: "200", schema: Geofence, description: "The updated geofence" },
+      errors: ["not_found", "plan_required"],
+    }),
+    delete: op({
+      id: "deleteGeofence",
+      tag: "Geofences",
+      summary: "Delete a geofence",
+      description: "Emits nothing. Its delivery history is kept.",
+      path: geofenceIdPath,
+      ok: { status: "204", description: "Deleted" },
+      errors: ["invalid_request", "not_found"],
+    }),
+  },
+  "/geofences/{geofence_id}/test-webhook": {
+    post: op({
+      id: "testGeofenceWebhook",
+      tag: "Webhook deliveries",
+      summary: "Send a test webhook",
+      description:
+        "One attempt, no retries, recorded in the history as a test: the real geofence, a sample beacon and a location " +
+        "at the centre. 200 with `success: false` (and no `deliveryId`) when the receiver did not answer 2xx. " +
+        ENTERPRISE,
+      path: geofenceIdPath,
+      body: TestWebhookInput,
+      ok: { status: "200", schema: TestWebhookResult, description: "The outcome of the attempt" },
+      errors: ["not_found", "plan_required"],
+    }),
+  },
+  "/webhooks": {
+    get: op({
+      id: "listWebhooks",
+      tag: "Webhooks",
+      summary: "List webhook endpoints",
+      description: ENTERPRISE,
+      query: WebhookListQuery,
+      ok: { status: "200", schema: WebhookPage, description: "A page of endpoints" },
+      errors: ["plan_required"],
+    }),
+    post: op({
+      id: "createWebhook",
+      tag: "Webhooks",
+      summary: "Create a webhook endpoint",
+      description: `Receives the subscribed event kinds of every trackable and geofence of the account. ${ENTERPRISE}`,
+      body: CreateWebhookInput,
+      ok: { status: "201", schema: Webhook, description: "The new endpoint" },
+      errors: ["plan_required"],
+    }),
+  },
+  "/webhooks/{webhookId}": {
+    get: op({ id: "getWebhook", tag: "Webhooks", summary: "Retrieve a webhook endpoint", description: ENTERPRISE, path: webhookIdPath, ok: { status: "200", schema: Webhook, description: "The endpoint" }, errors: ["invalid_request", "not_found", "plan_required"] }),
+    patch: op({ id: "updateWebhook", tag: "Webhooks", summary: "Update a webhook endpoint", description: `Only the fields sent change; \`secret: null\` stops signing. ${ENTERPRISE}`, path: webhookIdPath, body: UpdateWebhookInput, ok: { status: "200", schema: Webhook, description: "The updated endpoint" }, errors: ["not_found", "plan_required"] }),
+    delete: op({ id: "deleteWebhook", tag: "Webhooks", summary: "Delete a webhook endpoint", description: `Its delivery history is kept. ${ENTERPRISE}`, path: webhookIdPath, ok: { status: "204", description: "Deleted" }, errors: ["invalid_request", "not_found", "plan_required"] }),
+  },
+  "/webhook-deliveries": {
+    get: op({
+      id: "listDeliveries",
+      tag: "Webhook deliveries",
+      summary: "List deliveries",
+      description: `Newest first, each with its attempts. ${ENTERPRISE}`,
+      query: DeliveryListQuery,
+      ok: { status: "200", schema: DeliveryPage, description: "A page of deliveries" },
+      errors: ["plan_required"],
+    }),
+  },
+  "/webhook-deliveries/{deliveryId}": {
+    get: op({
+      id: "getDelivery",
+      tag: "Webhook deliveries",
+      summary: "Retrieve a delivery",
+      description: `With every attempt: time, HTTP status, duration, error and the first 4096 bytes of the response. ${ENTERPRISE}`,
+      path: deliveryIdPath,
+      ok: { status: "200", schema: Delivery, description: "The delivery" },
+      errors: ["invalid_request", "not_found", "plan_required"],
+    }),
+  },
+  "/webhook-deliveries/{deliveryId}/redeliver": {
+    post: op({
+      id: "redeliver",
+      tag: "Webhook deliveries",
+      summary: "Redeliver",
+      description: `Sends the same payload again as a new delivery (new id, its own retries). ${ENTERPRISE}`,
+      path: deliveryIdPath,
+      ok: { status: "202", schema: Delivery, description: "The new delivery, pending" },
+      errors: ["invalid_request", "not_found", "plan_required"],
+    }),
+  },
 };
 
 const DESCRIPTION = `
@@ -207,6 +338,9 @@ export function openApiDocument(serverUrl = "/api/v1") {
     tags: [
       { name: "Trackables", description: "Tracked devices (called `beacon` in webhook payloads)" },
       { name: "Locations", description: "Positions reported by trackables" },
+      { name: "Geofences", description: "Circular zones; a trackable entering or leaving one emits an event" },
+      { name: "Webhooks", description: "Account-level endpoints for geofence.entry/exit, location.updated, battery.low and device.status_changed" },
+      { name: "Webhook deliveries", description: "Signed POSTs of events to your endpoints, retried after 5 s, 30 s and 2 min" },
     ],
     paths,
     components: {

@@ -37,6 +37,14 @@ it("a pending retry survives kill -9 and is sent once after the restart", async 
     expect(g.status, g.text).toBe(201);
     await a.api("POST", `/trackables/${t.id}/locations`, { latitude: 10, longitude: 10 });
     const [attempt1] = await receiver.waitFor(1);
+    const deliveryId = attempt1!.headers["x-service-delivery"] as string;
+    // Kill once the failed first attempt is recorded and its retry scheduled.
+    for (let i = 0; ; i++) {
+      const d = await a.api("GET", `/webhook-deliveries/${deliveryId}`);
+      if (d.body.nextAttemptAt) break;
+      if (i > 100) throw new Error(`retry never scheduled: ${d.text}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await first.kill();
 
     // The retry is due 2.5 s after the failure; the app stays down past that.

@@ -44,7 +44,7 @@ async function newDelivery(url: string, secret: string | null) {
 }
 
 const deliverFn = () => m.functions.functions.find((f) => f.id() === "deliver-webhook")!;
-const sleeps = [1, 2, 3].map((n) => ({ id: `retry-${n}-wait`, handler() {} }));
+const sleeps = () => [1, 2, 3].map((n) => ({ id: `retry-${n}-wait`, handler() {} }));
 
 describe("deliver-webhook on Inngest", () => {
   it("retries after 5 s, 30 s and 2 min by default, then the delivery is failed", async () => {
@@ -54,7 +54,7 @@ describe("deliver-webhook on Inngest", () => {
       const t = new InngestTestEngine({
         function: deliverFn(),
         events: [{ name: "fenceline/webhook.deliver", data: { deliveryId: delivery.id } }],
-        steps: sleeps,
+        steps: sleeps(),
       });
       const { ctx, error } = await t.execute();
       expect(error).toBeUndefined();
@@ -81,7 +81,7 @@ describe("deliver-webhook on Inngest", () => {
       const t = new InngestTestEngine({
         function: deliverFn(),
         events: [{ name: "fenceline/webhook.deliver", data: { deliveryId: delivery.id } }],
-        steps: sleeps,
+        steps: sleeps(),
       });
       const { ctx, error } = await t.execute();
       expect(error).toBeUndefined();

@@ -1,0 +1,85 @@
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendWebhook } from "./sender";
+
+// Outbound safety: refused targets are refused before any connection. A local listener counts connections, and the
+// resolver is injected (this machine has no DNS that could point a name at a private address); no packet is ever
+// sent to a private range.
+
+let server: net.Server;
+let port = 0;
+let connections = 0;
+beforeAll(async () => {
+  server = net.createServer((s) => {
+    connections++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  port = (server.address() as net.AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const send = (url: string, resolve?: (h: string) => Promise<Array<{ address: string; family: number }>>) =>
+  sendWebhook({ url, body: "{}", headers: {}, timeoutMs: 1000, allowPrivate: false, resolve });
+
+describe("sendWebhook outbound safety", () => {
+  const refused: Array<[string, string]> = [
+    ["loopback literal", `https://127.0.0.1:${0}/hook`],
+    ["loopback name", "https://localhost/hook"],
+    ["private", "https://10.1.2.3/hook"],
+    ["private 192.168", "https://192.168.1.10/hook"],
+    ["link-local (metadata)", "https://169.254.169.254/latest"],
+    ["IPv6 loopback", "https://[::1]/hook"],
+    ["IPv6 link-local", "https://[fe80::1]/hook"],
+    ["IPv4-mapped IPv6", "https://[::ffff:127.0.0.1]/hook"],
+    ["non-https", "http://example.com/hook"],
+  ];
+  for (const [label, url] of refused) {
+    it(`refuses ${label} without connecting`, async () => {
+      const before = connections;
+      const r = await send(url.replace(":0/", `:${port}/`));
+      expect(r.refused).toBe(true);
+      expect(r.ok).toBe(false);
+      expect(r.statusCode).toBeNull();
+      expect(r.error).toMatch(/^Refused: /);
+      expect(connections).toBe(before);
+    });
+  }
+
+  it("refuses a public name that resolves to a private or loopback address (checked at send time)", async () => {
+    for (const address of ["127.0.0.1", "10.0.0.5", "::ffff:192.168.0.1", "fd00::1"]) {
+      const before = connections;
+      const r = await send(`https://hooks.example.com:${port}/x`, async () => [{ address, family: net.isIP(address) }]);
+      expect(r.refused, address).toBe(true);
+      expect(r.error).toContain(address);
+      expect(connections).toBe(before);
+    }
+  });
+
+  it("refuses when any of several resolved addresses is private", async () => {
+    const r = await send("https://hooks.example.com/x", async () => [
+      { address: "93.184.215.14", family: 4 },
+      { address: "10.0.0.1", family: 4 },
+    ]);
+    expect(r.refused).toBe(true);
+  });
+
+  it("connects to the checked address: the socket's lookup is pinned (no second DNS answer is used)", async () => {
+    let lookups = 0;
+    const before = connections;
+    const r = await sendWebhook({
+      url: `http://pinned.test:${port}/x`,
+      body: "{}",
+      headers: {},
+      timeoutMs: 1000,
+      allowPrivate: true,
+      resolve: async () => {
+        lookups++;
+        return [{ address: "127.0.0.1", family: 4 }];
+      },
+    });
+    expect(lookups).toBe(1);
+    expect(connections).toBe(before + 1);
+    expect(r.ok).toBe(false);
+  });
+});
