@@ -200,6 +200,17 @@ describe("findCandidates", () => {
     ]);
   });
 
+  it("works inside a transaction (the orchestrator's executor)", async () => {
+    const centre = { latitude: 64.15, longitude: -21.94 };
+    const id = await fence({ name: "in-tx", ...centre, radius: 100 });
+    const [found, shapes] = await db.transaction(async (tx) => [
+      await findCandidates(tx, { accountId, trackableId: t1, points: [centre] }),
+      await loadShapes(tx, { accountId, trackableId: t1, geofenceIds: [id] }),
+    ]);
+    expect(found.map((l) => l.map((c) => c.id))).toEqual([[id]]);
+    expect([...shapes.keys()]).toEqual([id]);
+  });
+
   it("refuses coordinates that are not finite numbers", async () => {
     await expect(findCandidates(db, { accountId, trackableId: t1, points: [{ latitude: Number.NaN, longitude: 0 }] })).rejects.toThrow(/finite/);
   });

@@ -1,0 +1,174 @@
+// Geofence evaluation: the indexed path (findCandidates through the GiST index, then the exact haversine test) against
+// a naive loop over every geofence of the account, on 10,000 geofences in a ~50 km region. Checks both agree on every
+// point (exit 1 if not); prints throughput, never asserts it.
+// Usage: npx tsx bench/evaluation.ts [points=20000] [single=2000]
+//   PGlite in a temp directory by default; with DATABASE_URL, a scratch database on that Postgres (dropped at the end).
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { closeDb, getDbHandle } from "@/lib/db/client";
+import { executeRows } from "@/lib/db/rows";
+import { accounts, geofences, trackables } from "@/lib/db/schema";
+import { candidatesQuery, findCandidates } from "@/lib/geofences/candidates";
+import { contains, type FenceShape, type LatLon } from "@/lib/geofences/evaluation";
+
+const GEOFENCES = 10_000;
+const BATCH = 1_000;
+const totalPoints = Number(process.argv[2] ?? 20_000);
+const singlePoints = Math.min(totalPoints, Number(process.argv[3] ?? 2_000));
+
+// Seeded, so every run measures the same geometry.
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = mulberry32(42);
+
+// A 50 km × 50 km region around Paris; points fall in it and in a 10 km band around it.
+const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
+const HALF_LAT = 25_000 / 111_195;
+const HALF_LON = HALF_LAT / Math.cos((CENTRE.latitude * Math.PI) / 180);
+const inRegion = (scale: number): LatLon => ({
+  latitude: CENTRE.latitude + (random() * 2 - 1) * HALF_LAT * scale,
+  longitude: CENTRE.longitude + (random() * 2 - 1) * HALF_LON * scale,
+});
+
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const sortedIds = (fences: Iterable<FenceShape>, p: LatLon) => [...fences].filter((f) => contains(f, p)).map((f) => f.id).sort();
+
+async function scratchPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: postgres } = await import("postgres");
+  const name = `fenceline_bench_evaluation_${Date.now()}_${randomBytes(3).toString("hex")}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = postgres(baseUrl, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+async function main(): Promise<number> {
+  let cleanup = async () => {};
+  if (process.env.DATABASE_URL) {
+    const scratch = await scratchPostgres(process.env.DATABASE_URL);
+    process.env.DATABASE_URL = scratch.url;
+    cleanup = scratch.drop;
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-bench-evaluation-"));
+    process.env.DATA_DIR = dir;
+    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  try {
+    const t0 = performance.now();
+    const { db, kind } = await getDbHandle("cli");
+    const [account] = await db.insert(accounts).values({ slug: `bench-evaluation-${randomBytes(4).toString("hex")}`, name: "bench", plan: "enterprise" }).returning();
+    const accountId = account!.id;
+    const [trackable] = await db.insert(trackables).values({ accountId, name: "bench" }).returning();
+    const trackableId = trackable!.id;
+    const rows = Array.from({ length: GEOFENCES }, (_, i) => ({ accountId, name: `g${i}`, ...inRegion(1), radius: 50 + random() * 1_950 }));
+    for (let i = 0; i < rows.length; i += 1_000) await db.insert(geofences).values(rows.slice(i, i + 1_000));
+    await db.execute(sql`analyze geofences`);
+    const points = Array.from({ length: totalPoints }, () => inRegion(1.4));
+    console.log(`evaluation bench on ${kind}: ${fmt(GEOFENCES)} geofences (radii 50–2,000 m) in 50 km × 50 km, ${fmt(totalPoints)} points in and around it; setup ${fmt((performance.now() - t0) / 1000, 1)} s`);
+
+    const plan = (await executeRows<Record<string, string>>(db, sql`explain ${candidatesQuery({ accountId, trackableId, points: points.slice(0, BATCH) })}`)).map(
+      (r) => String(Object.values(r)[0]),
+    );
+    const scan = plan.find((l) => l.includes("Scan on geofences") || l.includes("Scan using")) ?? "(no scan of geofences?)";
+    console.log(`plan of a ${fmt(BATCH)}-point query: ${scan.trim()}`);
+
+    // Naive: every geofence loaded once, then a haversine per geofence per point.
+    const tl = performance.now();
+    const all: FenceShape[] = await db
+      .select({ id: geofences.id, latitude: geofences.latitude, longitude: geofences.longitude, radius: geofences.radius })
+      .from(geofences)
+      .where(eq(geofences.accountId, accountId));
+    const loadMs = performance.now() - tl;
+    const tn = performance.now();
+    const naive = points.map((p) => sortedIds(all, p));
+    const naiveS = (performance.now() - tn) / 1000;
+
+    // Indexed, one point per query (after a short warm-up).
+    for (const p of points.slice(0, 20)) await findCandidates(db, { accountId, trackableId, points: [p] });
+    const single: string[][] = [];
+    let singleCandidates = 0;
+    const ts = performance.now();
+    for (const p of points.slice(0, singlePoints)) {
+      const [candidates] = await findCandidates(db, { accountId, trackableId, points: [p] });
+      singleCandidates += candidates!.length;
+      single.push(sortedIds(candidates!, p));
+    }
+    const singleS = (performance.now() - ts) / 1000;
+
+    // Indexed, BATCH points per query.
+    const batched: string[][] = [];
+    let batchCandidates = 0;
+    const tb = performance.now();
+    for (let i = 0; i < points.length; i += BATCH) {
+      const chunk = points.slice(i, i + BATCH);
+      const lists = await findCandidates(db, { accountId, trackableId, points: chunk });
+      lists.forEach((candidates, j) => {
+        batchCandidates += candidates.length;
+        batched.push(sortedIds(candidates, chunk[j]!));
+      });
+    }
+    const batchS = (performance.now() - tb) / 1000;
+
+    // Agreement, point by point.
+    let disagreements = 0;
+    const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    points.forEach((p, i) => {
+      for (const [label, got] of [["1 point/query", single[i]], [`${BATCH} points/query`, batched[i]]] as const) {
+        if (got !== undefined && !same(got, naive[i]!)) {
+          if (++disagreements <= 10) console.error(`DISAGREE at point ${i} (${p.latitude}, ${p.longitude}), ${label}: indexed [${got.join(",")}] naive [${naive[i]!.join(",")}]`);
+        }
+      }
+    });
+
+    const inside = naive.reduce((n, ids) => n + ids.length, 0);
+    console.log(
+      `per point: ${fmt(inside / points.length, 1)} geofences contain it, the index returns ${fmt(batchCandidates / points.length, 1)} candidates ` +
+        `(naive loads ${fmt(GEOFENCES)} once in ${fmt(loadMs)} ms, then tests all ${fmt(GEOFENCES)})`,
+    );
+    const line = (label: string, n: number, s: number) =>
+      console.log(`${label.padEnd(36)} ${fmt(n).padStart(8)} pts ${fmt(s, 2).padStart(8)} s ${fmt(n / s).padStart(10)} checks/s`);
+    line("naive loop (10,000 haversines/point)", points.length, naiveS);
+    line("indexed, 1 point/query", singlePoints, singleS);
+    line(`indexed, ${fmt(BATCH)} points/query`, points.length, batchS);
+    console.log(`single-query candidates/point: ${fmt(singleCandidates / singlePoints, 1)}`);
+
+    await db.delete(accounts).where(eq(accounts.id, accountId));
+    if (disagreements > 0) {
+      console.error(`FAIL: the indexed path and the naive loop disagree on ${fmt(disagreements)} point results`);
+      return 1;
+    }
+    console.log(`OK: both agree on all ${fmt(points.length)} points (and the ${fmt(singlePoints)} queried one by one)`);
+    return 0;
+  } finally {
+    await closeDb();
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
