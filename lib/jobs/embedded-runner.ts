@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db/client";
 import { jobs, type JobRow } from "@/lib/db/schema";
@@ -121,8 +121,8 @@ export class EmbeddedRunner {
                   and(
                     eq(other.concurrencyKey, jobs.concurrencyKey),
                     eq(other.status, "running"),
-                    sql`${other.id} <> ${jobs.id}`,
-                    sql`${other.lockedUntil} >= ${now}`,
+                    ne(other.id, jobs.id),
+                    gte(other.lockedUntil, now),
                   ),
                 ),
             ),

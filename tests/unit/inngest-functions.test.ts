@@ -25,12 +25,31 @@ const mod = async () => {
   return { getDb, closeDb, ensureAccount, insertDeliveries, functions, schema };
 };
 let m: Awaited<ReturnType<typeof mod>>;
+let dropDatabase: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
+  // On Postgres (CI's second pass), a scratch database of its own: the shared one may hold another schema.
+  if (process.env.DATABASE_URL) {
+    const { default: postgres } = await import("postgres");
+    const base = process.env.DATABASE_URL;
+    const name = `fenceline_inngest_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = postgres(base, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    process.env.DATABASE_URL = url.toString();
+    dropDatabase = async () => {
+      const a = postgres(base, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    };
+  }
   m = await mod();
 });
 afterAll(async () => {
   await m.closeDb();
+  await dropDatabase?.();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
