@@ -15,7 +15,7 @@ http
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       try {
-        const trackableId = req.url!.split("/")[3]!;
+        const trackableId = req.url!.split("/")[4]!; // /api/v1/trackables/{id}/locations
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as P | { locations: P[] };
         const items = "locations" in body ? body.locations : [body];
         const now = new Date();

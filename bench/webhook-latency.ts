@@ -27,7 +27,15 @@ async function main() {
       ).json()
     ).key as string;
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-    const post = (path: string, body: unknown) => fetch(`${app.baseUrl}/api/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    // One retry on a connection reset: a keep-alive socket the server closed just as the client reused it.
+    const post = async (path: string, body: unknown): Promise<Response> => {
+      const send = () => fetch(`${app.baseUrl}/api/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+      try {
+        return await send();
+      } catch {
+        return send();
+      }
+    };
     await post("/geofences", { name: "Zone", latitude: 0, longitude: 0, radius: 1000, notificationType: "webhook", webhookUrl: receiver.url, webhookSecret: "latency-secret" });
     // Each event is a fresh trackable entering the zone (its first fix inside), so every POST yields one entry.
     const total = seconds * rate;
