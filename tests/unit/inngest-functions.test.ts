@@ -120,4 +120,27 @@ describe("deliver-webhook on Inngest", () => {
     const ids = m.functions.functions.map((f) => f.id()).sort();
     expect(ids).toEqual(["deliver-webhook", "device-offline-sweep", "evaluate-geofences"]);
   });
+
+  it("evaluate-geofences runs the evaluation as a step and records the entry once", async () => {
+    const db = await m.getDb();
+    const { trackables, geofences, locations, geofenceMemberships, trackableStates } = m.schema;
+    const account = await m.ensureAccount(db, { slug: `eval-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, plan: "enterprise" });
+    const [t] = await db.insert(trackables).values({ accountId: account.id, name: "Evaluated" }).returning();
+    const [g] = await db.insert(geofences).values({ accountId: account.id, name: "Zone", latitude: 1, longitude: 1, radius: 500 }).returning();
+    await db.insert(locations).values({ trackableId: t!.id, latitude: 1.001, longitude: 1, timestamp: new Date() });
+    const evaluateFn = m.functions.functions.find((f) => f.id() === "evaluate-geofences")!;
+    const run = () =>
+      new InngestTestEngine({ function: evaluateFn, events: [{ name: "fenceline/locations.ingested", data: { trackableId: t!.id } }] }).execute();
+    const first = await run();
+    expect(first.error).toBeUndefined();
+    expect(first.ctx.step.run).toHaveBeenCalledWith("evaluate-1", expect.any(Function));
+    const members = await db.select().from(geofenceMemberships).where(eq(geofenceMemberships.trackableId, t!.id));
+    expect(members.map((r) => r.geofenceId)).toEqual([g!.id]);
+    const [state] = await db.select().from(trackableStates).where(eq(trackableStates.trackableId, t!.id));
+    expect(state!.status).toBe("online");
+    // A second run finds nothing new: the membership is unchanged and no transition is emitted again.
+    const second = await run();
+    expect(second.error).toBeUndefined();
+    expect(await db.select().from(geofenceMemberships).where(eq(geofenceMemberships.trackableId, t!.id))).toHaveLength(1);
+  });
 });
