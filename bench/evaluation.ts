@@ -1,3 +1,4 @@
+import { scratchPostgres } from "@/tests/support/scratch-db";
 // Geofence evaluation: the indexed path (findCandidates through the GiST index, then the exact haversine test) against
 // a naive loop over every geofence of the account, on 10,000 geofences in a ~50 km region. Checks both agree on every
 // point (exit 1 if not); prints throughput, never asserts it.
@@ -43,28 +44,11 @@ const inRegion = (scale: number): LatLon => ({
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const sortedIds = (fences: Iterable<FenceShape>, p: LatLon) => [...fences].filter((f) => contains(f, p)).map((f) => f.id).sort();
 
-async function scratchPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const { default: postgres } = await import("postgres");
-  const name = `fenceline_bench_evaluation_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const a = postgres(baseUrl, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
-}
 
 async function main(): Promise<number> {
   let cleanup = async () => {};
   if (process.env.DATABASE_URL) {
-    const scratch = await scratchPostgres(process.env.DATABASE_URL);
+    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_bench_evaluation");
     process.env.DATABASE_URL = scratch.url;
     cleanup = scratch.drop;
   } else {

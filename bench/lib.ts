@@ -1,25 +1,9 @@
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
+import { scratchPostgres } from "@/tests/support/scratch-db";
 
 export const PG_BASE = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
 /** A throwaway database on the bench Postgres, dropped by the returned function. */
-export async function scratchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `${prefix}_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  const admin = postgres(PG_BASE, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_BASE);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const a = postgres(PG_BASE, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
-}
+export const scratchDatabase = (prefix: string) => scratchPostgres(PG_BASE, prefix);
 
 export interface LoadResult {
   requests: number;

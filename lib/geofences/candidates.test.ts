@@ -1,3 +1,4 @@
+import { scratchPostgres } from "@/tests/support/scratch-db";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,23 +18,6 @@ let db: Db;
 let dataDir: string | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
 
-async function scratchPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const { default: postgres } = await import("postgres");
-  const name = `fenceline_unit_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const a = postgres(baseUrl, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
-}
 
 let accountId: string;
 let otherAccountId: string;
@@ -67,7 +51,7 @@ const names = async (trackableId: string, points: LatLon[]) =>
 
 beforeAll(async () => {
   if (process.env.DATABASE_URL) {
-    const scratch = await scratchPostgres(process.env.DATABASE_URL);
+    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_unit");
     process.env.DATABASE_URL = scratch.url;
     dropDatabase = scratch.drop;
   } else {

@@ -5,6 +5,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { nextBin } from "@/scripts/build";
+import { scratchPostgres } from "../support/scratch-db";
+
+// When DATABASE_URL is set, each test server gets a database of its own on that Postgres (created here, dropped on
+// stop), so runs never see each other's rows or an older schema.
 
 export interface TestServer {
   baseUrl: string;
@@ -31,27 +35,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/**
- * When DATABASE_URL is set, each test server gets a database of its own on that Postgres (created here, dropped on
- * stop), so runs never see each other's rows or an older schema.
- */
-async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const { default: postgres } = await import("postgres");
-  const name = `fenceline_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const admin2 = postgres(baseUrl, { max: 1, onnotice: () => {} });
-      await admin2.unsafe(`drop database if exists ${name} with (force)`);
-      await admin2.end();
-    },
-  };
-}
 
 /** Starts the built app (`next start`) on a free port with its own data directory and, on Postgres, its own database. */
 export async function startServer(
@@ -65,7 +48,7 @@ export async function startServer(
   const pg = opts.databaseUrl
     ? { url: opts.databaseUrl, drop: async () => {} }
     : process.env.DATABASE_URL
-      ? await freshPostgresDatabase(process.env.DATABASE_URL)
+      ? await scratchPostgres(process.env.DATABASE_URL)
       : null;
 
   let output = "";

@@ -5,6 +5,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/receiver";
+import { scratchPostgres } from "../support/scratch-db";
 
 // The Inngest functions, run by @inngest/test over the real workflow code: a real database (PGlite in a temp
 // directory, or DATABASE_URL) and a real local receiver. Only the sleeps are mocked (they would wait for real).
@@ -30,20 +31,9 @@ let dropDatabase: (() => Promise<void>) | null = null;
 beforeAll(async () => {
   // On Postgres (CI's second pass), a scratch database of its own: the shared one may hold another schema.
   if (process.env.DATABASE_URL) {
-    const { default: postgres } = await import("postgres");
-    const base = process.env.DATABASE_URL;
-    const name = `fenceline_inngest_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = postgres(base, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    process.env.DATABASE_URL = url.toString();
-    dropDatabase = async () => {
-      const a = postgres(base, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    };
+    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_inngest");
+    process.env.DATABASE_URL = scratch.url;
+    dropDatabase = scratch.drop;
   }
   m = await mod();
 });
