@@ -4,7 +4,7 @@
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { fmt, scratchDatabase } from "./lib";
+import { fmt, scratchDatabase, provisionKey } from "./lib";
 
 const total = Number(process.argv[2] ?? 1_000_000);
 
@@ -19,15 +19,7 @@ async function main() {
   const app = await startServer({ databaseUrl: db.url, env: { RATE_LIMIT_PER_MINUTE: "1000000000" } });
   const sql = postgres(db.url, { max: 2, onnotice: () => {} });
   try {
-    const key = (
-      await (
-        await fetch(`${app.baseUrl}/api/internal/api-keys`, {
-          method: "POST",
-          headers: { Authorization: `Bearer ${app.adminToken}`, "Content-Type": "application/json" },
-          body: JSON.stringify({ account: "bench", plan: "free" }),
-        })
-      ).json()
-    ).key as string;
+    const key = await provisionKey(app, "bench", "free");
     const headers = { Authorization: `Bearer ${key}` };
     const t = await fetch(`${app.baseUrl}/api/v1/trackables`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify({ name: "history" }) });
     const trackableId = ((await t.json()) as { id: string }).id;

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { buildIfStale } from "@/scripts/build";
 import { freePort, startServer } from "@/tests/harness/server";
-import { fmt, load, point, scratchDatabase } from "./lib";
+import { fmt, load, point, scratchDatabase, provisionKey } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 10);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -22,15 +22,7 @@ async function main() {
   });
   await new Promise<void>((r) => baseline.stdout!.once("data", () => r()));
   try {
-    const key = (
-      await (
-        await fetch(`${app.baseUrl}/api/internal/api-keys`, {
-          method: "POST",
-          headers: { Authorization: `Bearer ${app.adminToken}`, "Content-Type": "application/json" },
-          body: JSON.stringify({ account: "bench", plan: "enterprise" }),
-        })
-      ).json()
-    ).key as string;
+    const key = await provisionKey(app, "bench", "enterprise");
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     const trackables: string[] = [];
     for (let i = 0; i < concurrency; i++) {

@@ -49,3 +49,14 @@ export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximu
 export function point(i: number) {
   return { latitude: 52.5 + (i % 1000) / 10000, longitude: 13.4 + (i % 777) / 10000, accuracy: 5, battery: 80 };
 }
+
+/** A new API key on a bench server, through its operator endpoint (what `npm run apikey:create` calls). */
+export async function provisionKey(app: { baseUrl: string; adminToken: string }, account: string, plan: "free" | "enterprise"): Promise<string> {
+  const res = await fetch(`${app.baseUrl}/api/internal/api-keys`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${app.adminToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ account, plan }),
+  });
+  if (!res.ok) throw new Error(`provisioning failed: HTTP ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { key: string }).key;
+}

@@ -4,7 +4,7 @@
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
-import { fmt } from "./lib";
+import { fmt, provisionKey } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 60);
 const rate = Number(process.argv[3] ?? 50);
@@ -17,15 +17,7 @@ async function main() {
     env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", RATE_LIMIT_PER_MINUTE: "1000000000", DATABASE_URL: "", REDIS_URL: "" },
   });
   try {
-    const key = (
-      await (
-        await fetch(`${app.baseUrl}/api/internal/api-keys`, {
-          method: "POST",
-          headers: { Authorization: `Bearer ${app.adminToken}`, "Content-Type": "application/json" },
-          body: JSON.stringify({ account: "latency", plan: "enterprise" }),
-        })
-      ).json()
-    ).key as string;
+    const key = await provisionKey(app, "latency", "enterprise");
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     // One retry on a connection reset: a keep-alive socket the server closed just as the client reused it.
     const post = async (path: string, body: unknown): Promise<Response> => {

@@ -18,12 +18,13 @@ import { evaluatePoints, type Cursor } from "./evaluation";
 /** Points evaluated per transaction; a trackable with more pending continues in another round. */
 export const EVALUATION_BATCH = 2000;
 
-export interface EvaluationResult {
+// A type alias, not an interface: it is a step result and must be assignable to Json.
+export type EvaluationResult = {
   evaluated: number;
   transitions: number;
   deliveries: number;
   more: boolean;
-}
+};
 
 /**
  * Brings one trackable's geofence state up to its newest locations: the points after the evaluation cursor, in
@@ -87,7 +88,7 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
 
     // Persist the net change of membership.
     const enteredBy = new Map<string, LocationRow>();
-    for (const tr of evaluation.transitions) if (tr.kind === "entry") enteredBy.set(tr.geofenceId, tr.point as LocationRow);
+    for (const tr of evaluation.transitions) if (tr.kind === "entry") enteredBy.set(tr.geofenceId, tr.point);
     const exited = [...initial].filter((id) => !evaluation.inside.has(id));
     const entered = [...evaluation.inside].filter((id) => !initial.has(id));
     if (exited.length > 0) {

@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
-import { geofences } from "@/lib/db/schema";
+import { geofences, webhookDeliveryAttempts } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { attemptDelivery, insertDeliveries } from "./deliveries";
 import { geofenceEventPayload } from "./payloads";
-import { webhookDeliveryAttempts } from "@/lib/db/schema";
 
 /** The beacon of test payloads: UUID-shaped like a real one, and recognisable. */
 export const SAMPLE_BEACON = { id: "00000000-0000-4000-8000-000000000000", name: "Sample beacon", type: "device" } as const;

@@ -13,10 +13,7 @@ export const evaluateGeofences = defineWorkflow({
   concurrencyKey: { field: "trackableId" },
   async run({ trackableId }, io) {
     for (let round = 1; ; round++) {
-      const result = await io.runTask(`evaluate-${round}`, async () => {
-        const r = await evaluateTrackable(trackableId);
-        return { ...r };
-      });
+      const result = await io.runTask(`evaluate-${round}`, () => evaluateTrackable(trackableId));
       if (!result.more) return;
     }
   },
