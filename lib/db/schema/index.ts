@@ -10,3 +10,5 @@ export * from "./webhooks";
 export * from "./webhook-deliveries";
 export * from "./webhook-delivery-attempts";
 export * from "./jobs";
+export * from "./users";
+export * from "./share-links";

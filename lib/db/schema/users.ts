@@ -1,0 +1,27 @@
+import { index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { createdAt, id, ts } from "./columns";
+
+// A person who signs in to the dashboard. Each user belongs to one account (the workspace created at sign-up).
+export const users = pgTable(
+  "users",
+  {
+    id: id(),
+    accountId: uuid("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    // Stored lower-cased and trimmed: sign-in is case-insensitive.
+    email: text("email").notNull(),
+    name: text("name"),
+    // scrypt hash in PHC-like form ("scrypt$N$r$p$salt$hash"); null for users who only sign in with OAuth.
+    passwordHash: text("password_hash"),
+    createdAt: createdAt(),
+    lastSignInAt: ts("last_sign_in_at"),
+  },
+  (t) => [
+    // Sign-in and sign-up look a user up by email; one user per address.
+    uniqueIndex("users_email_key").on(t.email),
+    // The account page lists its members.
+    index("users_account_idx").on(t.accountId),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
