@@ -1,20 +1,29 @@
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { Logo } from "@/components/brand";
+import { buttonClass } from "@/components/ui";
+import { getSession } from "@/lib/auth/session";
 
-export default function Home() {
+export default async function Home() {
+  if (await getSession()) redirect("/trackables");
   return (
     <main className="mx-auto max-w-3xl px-6 py-16">
-      <h1 className="text-3xl font-semibold tracking-tight">Fenceline</h1>
-      <p className="mt-3 text-slate-600">
-        Location tracking for your devices: report positions, draw geofences, receive signed webhooks when a device
-        enters or leaves one.
+      <Logo />
+      <h1 className="mt-10 text-4xl font-semibold tracking-tight text-slate-900">Know where your fleet is, and when it moves.</h1>
+      <p className="mt-4 text-lg text-slate-600">
+        Devices report positions over a REST API; you draw geofences on a map; Fenceline sends your server a signed webhook,
+        retried until it lands, whenever a device enters or leaves one.
       </p>
-      <div className="mt-8 flex gap-4">
-        <Link className="rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700" href="/docs/api">
+      <div className="mt-8 flex flex-wrap gap-3">
+        <Link className={buttonClass("primary")} href="/sign-up">
+          Create an account
+        </Link>
+        <Link className={buttonClass("secondary")} href="/sign-in">
+          Sign in
+        </Link>
+        <Link className={buttonClass("ghost")} href="/docs/api">
           API reference
         </Link>
-        <a className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white" href="/api/v1/openapi.json">
-          OpenAPI document
-        </a>
       </div>
     </main>
   );

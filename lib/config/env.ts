@@ -34,6 +34,18 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
   BATTERY_LOW_THRESHOLD: z.coerce.number().min(0).max(100).default(20),
   DEVICE_OFFLINE_AFTER_S: z.coerce.number().int().min(1).default(600),
+  // Reverse proxies in front of the app that append to X-Forwarded-For (0: none, the app is reached directly).
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  // Dashboard sign-in with OAuth: each provider switches on when both of its variables are set.
+  AUTH_GITHUB_ID: z.string().optional(),
+  AUTH_GITHUB_SECRET: z.string().optional(),
+  AUTH_GOOGLE_ID: z.string().optional(),
+  AUTH_GOOGLE_SECRET: z.string().optional(),
+  // Map tiles for every map of the dashboard and share pages, read at run time (no rebuild needed to change them).
+  NEXT_PUBLIC_MAP_TILE_URL: z.string().default("https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png"),
+  NEXT_PUBLIC_MAP_ATTRIBUTION: z
+    .string()
+    .default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { oauthProviders } from "@/lib/auth/options";
+import { getSession } from "@/lib/auth/session";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+const ERRORS: Record<string, string> = {
+  OAuthAccountNotLinked: "This email is already used by another sign-in method.",
+  AccessDenied: "Sign-in was refused: your provider did not share a verified email address.",
+  Callback: "The sign-in provider could not be reached. Try again.",
+};
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; callbackUrl?: string }> }) {
+  if (await getSession()) redirect("/trackables");
+  const { error, callbackUrl } = await searchParams;
+  // Only same-site paths: a callback URL must never send the user to another origin.
+  const next = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/trackables";
+  return (
+    <SignInForm
+      providers={oauthProviders()}
+      callbackUrl={next}
+      initialError={error ? (ERRORS[error] ?? "Sign-in failed. Try again.") : null}
+    />
+  );
+}

@@ -1,0 +1,30 @@
+"use server";
+import { headers } from "next/headers";
+import { SignUpInput } from "@/lib/auth/schemas";
+import { EmailTakenError, signUp } from "@/lib/auth/users";
+import { getDb } from "@/lib/db/client";
+import { clientIp } from "@/lib/http/client-ip";
+import { getLimiter } from "@/lib/rate-limit";
+
+export type SignUpResult = { ok: true } | { ok: false; error?: string; fieldErrors?: Record<string, string> };
+
+// Sign-ups per client: 10 an hour is plenty for a team and slows scripted account creation.
+const signUpLimiter = () => getLimiter("signup-ip", 10, 3600);
+
+export async function signUpAction(input: { name?: string; email: string; password: string }): Promise<SignUpResult> {
+  const parsed = SignUpInput.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+    return { ok: false, fieldErrors };
+  }
+  const verdict = await signUpLimiter().limit(clientIp(await headers()));
+  if (!verdict.success) return { ok: false, error: "Too many sign-ups from your network. Try again later." };
+  try {
+    await signUp(await getDb(), parsed.data);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof EmailTakenError) return { ok: false, fieldErrors: { email: "An account with this email already exists. Sign in instead." } };
+    throw err;
+  }
+}

@@ -1,0 +1,138 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { createApiKeyAction, revokeApiKeyAction } from "@/app/(dashboard)/api-keys/actions";
+import { Badge, Button, Card, EmptyState, Field, Time, inputClass } from "@/components/ui";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { CopyButton } from "@/components/ui/copy-button";
+
+export interface ApiKeyItem {
+  id: string;
+  name: string;
+  start: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
+  const router = useRouter();
+  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onCreate(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const name = String(new FormData(form).get("name") ?? "");
+    setPending(true);
+    setNameError(null);
+    try {
+      const result = await createApiKeyAction({ name });
+      if (!result.ok) {
+        setNameError(result.fieldErrors.name ?? "Invalid name");
+        return;
+      }
+      setCreated({ key: result.key, name: name.trim() });
+      form.reset();
+      router.refresh();
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const active = keys.filter((k) => !k.revokedAt);
+  const revoked = keys.filter((k) => k.revokedAt);
+  return (
+    <div className="space-y-6">
+      <Card className="p-5">
+        <h2 className="text-base font-semibold text-slate-900">Create a key</h2>
+        <form onSubmit={onCreate} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+          <div className="sm:w-80">
+            <Field id="key-name" label="Name" hint="What uses it, e.g. “backend” or “fleet gateway”." error={nameError}>
+              <input
+                id="key-name"
+                name="name"
+                maxLength={100}
+                className={inputClass}
+                aria-invalid={nameError ? true : undefined}
+                aria-describedby={nameError ? "key-name-error" : "key-name-hint"}
+              />
+            </Field>
+          </div>
+          <Button type="submit" disabled={pending} className="sm:mt-6">
+            {pending ? "Creating…" : "Create key"}
+          </Button>
+        </form>
+        {created ? (
+          <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4" data-testid="new-key-panel">
+            <p className="text-sm font-semibold text-amber-900">Copy your new key “{created.name}” now</p>
+            <p className="mt-1 text-sm text-amber-800">You won’t see it again: only a hash of it is stored.</p>
+            <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
+              <label htmlFor="new-api-key" className="sr-only">
+                New API key
+              </label>
+              <input
+                id="new-api-key"
+                data-testid="new-api-key"
+                readOnly
+                value={created.key}
+                onFocus={(e) => e.currentTarget.select()}
+                className={`${inputClass} font-mono`}
+              />
+              <CopyButton value={created.key} size="md" />
+              <Button variant="ghost" onClick={() => setCreated(null)}>
+                Done
+              </Button>
+            </div>
+          </div>
+        ) : null}
+      </Card>
+
+      {active.length === 0 && revoked.length === 0 ? (
+        <EmptyState title="No API keys yet">Create a key above to start calling the API.</EmptyState>
+      ) : (
+        <Card className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="px-4 py-3">Name</th>
+                <th scope="col" className="px-4 py-3">Key</th>
+                <th scope="col" className="px-4 py-3">Created</th>
+                <th scope="col" className="px-4 py-3">Last used</th>
+                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {[...active, ...revoked].map((k) => (
+                <tr key={k.id} data-testid="api-key-row" className={k.revokedAt ? "text-slate-400" : undefined}>
+                  <td className="px-4 py-3 font-medium text-slate-900">{k.name}</td>
+                  <td className="px-4 py-3 font-mono text-xs">{k.start}…</td>
+                  <td className="px-4 py-3"><Time value={k.createdAt} /></td>
+                  <td className="px-4 py-3"><Time value={k.lastUsedAt} fallback="Never" /></td>
+                  <td className="px-4 py-3 text-right">
+                    {k.revokedAt ? (
+                      <Badge color="red">Revoked</Badge>
+                    ) : (
+                      <ConfirmButton
+                        label="Revoke"
+                        title={`Revoke “${k.name}”?`}
+                        confirmLabel="Revoke key"
+                        onConfirm={async () => {
+                          await revokeApiKeyAction({ id: k.id });
+                          router.refresh();
+                        }}
+                      >
+                        Requests with this key will be refused with 401 from now on. This cannot be undone.
+                      </ConfirmButton>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      )}
+    </div>
+  );
+}

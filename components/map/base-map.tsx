@@ -1,0 +1,40 @@
+"use client";
+// The one Leaflet map of the app: tiles from the operator's configuration, and a plain background when they cannot
+// load (offline installs), so markers and circles always render. Import through ./index (client-only, no SSR).
+import "leaflet/dist/leaflet.css";
+import type { LatLngBoundsExpression, LatLngExpression, Map as LeafletMap } from "leaflet";
+import type { ReactNode, Ref } from "react";
+import { MapContainer, TileLayer } from "react-leaflet";
+import type { MapConfig } from "@/lib/config/map";
+
+export interface BaseMapProps {
+  config: MapConfig;
+  center?: LatLngExpression;
+  zoom?: number;
+  bounds?: LatLngBoundsExpression;
+  className?: string;
+  children?: ReactNode;
+  ref?: Ref<LeafletMap>;
+  /** Accessible name of the map region. */
+  label: string;
+}
+
+export default function BaseMap({ config, center = [20, 0], zoom = 2, bounds, className, children, ref, label }: BaseMapProps) {
+  return (
+    <div role="region" aria-label={label} className={className ?? "h-96 w-full"}>
+      <MapContainer
+        ref={ref}
+        center={bounds ? undefined : center}
+        zoom={bounds ? undefined : zoom}
+        bounds={bounds}
+        boundsOptions={{ padding: [32, 32], maxZoom: 16 }}
+        scrollWheelZoom
+        worldCopyJump
+        className="h-full w-full rounded-lg bg-slate-100"
+      >
+        <TileLayer url={config.tileUrl} attribution={config.attribution} />
+        {children}
+      </MapContainer>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { expect, test } from "@playwright/test";
+import { apiClient, createApiKey } from "./support/api";
+import { shot } from "./support/screens";
+
+test("create an API key, use it against /api/v1, revoke it and get 401", async ({ page, request }) => {
+  const key = await createApiKey(page, "e2e backend");
+  await expect(page.getByText("You won’t see it again")).toBeVisible();
+  await shot(page, "api-keys-created");
+
+  const api = apiClient(request, key);
+  const created = await api.post("/trackables", { name: "Key check", type: "vehicle" });
+  expect(created.status).toBe(201);
+  expect((await api.get("/trackables")).status).toBe(200);
+
+  // The row shows the prefix and, after a use, a "last used" time instead of "Never".
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("new-api-key")).toHaveCount(0);
+  const row = page.getByTestId("api-key-row").filter({ hasText: "e2e backend" });
+  await expect(row).toContainText(key.slice(0, 9));
+  await page.reload();
+  await expect(row).not.toContainText("Never");
+
+  await row.getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(row.getByText("Revoked")).toBeVisible();
+  await shot(page, "api-keys-revoked");
+
+  const after = await api.get("/trackables");
+  expect(after.status).toBe(401);
+  expect(after.body.error.code).toBe("unauthorized");
+});
+
+test("signed-out visitors are sent to sign-in", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto("/api-keys");
+  await expect(page).toHaveURL(/\/sign-in/);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await shot(page, "sign-in");
+  await context.close();
+});

@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, "Email is too long")
+  .pipe(z.email("Enter a valid email address"));
+
+export const SignUpInput = z.object({
+  name: z.string().trim().max(100, "Name is at most 100 characters").optional(),
+  email: Email,
+  password: z
+    .string()
+    .min(10, "Use at least 10 characters")
+    .max(200, "Use at most 200 characters"),
+});
+export type SignUpInput = z.infer<typeof SignUpInput>;
+
+export const SignInInput = z.object({ email: Email, password: z.string().min(1, "Enter your password").max(200) });
+export type SignInInput = z.infer<typeof SignInInput>;

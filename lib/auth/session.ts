@@ -1,0 +1,31 @@
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import type { Ctx } from "@/lib/context";
+import { getDb } from "@/lib/db/client";
+import type { AccountRow, UserRow } from "@/lib/db/schema";
+import { authOptions } from "./options";
+import { getUserWithAccount } from "./users";
+
+export interface DashboardSession {
+  user: UserRow;
+  account: AccountRow;
+  /** The lib context for the user's account: dashboard pages and actions call the same verbs as the API. */
+  ctx: Ctx;
+}
+
+/** The signed-in user with their account, or null (no session, or the user no longer exists). */
+export async function getSession(): Promise<DashboardSession | null> {
+  const session = (await getServerSession(authOptions())) as { uid?: string } | null;
+  if (!session?.uid) return null;
+  const db = await getDb();
+  const found = await getUserWithAccount(db, session.uid);
+  if (!found) return null;
+  return { ...found, ctx: { account: { id: found.account.id, plan: found.account.plan }, db } };
+}
+
+/** For every dashboard page and server action: the session, or a redirect to /sign-in. */
+export async function requireSession(): Promise<DashboardSession> {
+  const session = await getSession();
+  if (!session) redirect("/sign-in");
+  return session;
+}

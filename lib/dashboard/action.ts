@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { requireSession, type DashboardSession } from "@/lib/auth/session";
+import { ApiError, fieldPath } from "@/lib/http/errors";
+
+/** What every dashboard server action returns: data, or errors a form can show next to its fields. */
+export type ActionResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; error: string; code?: string; fieldErrors: Record<string, string> };
+
+/**
+ * The one wrapper for dashboard server actions: the session (redirect to /sign-in without one), the input parsed
+ * with the same zod schema the API uses (every invalid field reported by name), then the lib verb. An ApiError
+ * (404, plan_required, a URL refused by the policy…) becomes a form error; anything else is logged and generic.
+ */
+export async function dashboardAction<S extends z.ZodType, T>(
+  schema: S,
+  input: unknown,
+  fn: (args: { input: z.output<S>; session: DashboardSession }) => Promise<T>,
+): Promise<ActionResult<T>> {
+  const session = await requireSession();
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      const keys = issue.code === "unrecognized_keys" ? issue.keys.map((k) => fieldPath([...issue.path, k])) : [fieldPath(issue.path)];
+      for (const key of keys) fieldErrors[key || "_"] ??= issue.message;
+    }
+    return { ok: false, error: "Check the highlighted fields.", code: "invalid_request", fieldErrors };
+  }
+  try {
+    return { ok: true, data: await fn({ input: parsed.data, session }) };
+  } catch (err) {
+    if (err instanceof ApiError) return { ok: false, error: err.message, code: err.code, fieldErrors: fieldErrorsOf(err.message) };
+    console.error("[dashboard] action failed:", err);
+    return { ok: false, error: "Something went wrong. Try again.", code: "internal_error", fieldErrors: {} };
+  }
+}
+
+// Lib verbs name fields in their messages ("Invalid body: webhookUrl: must use https"): recover them for the form.
+function fieldErrorsOf(message: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const body = message.replace(/^Invalid (body|query|path): /, "");
+  for (const part of body.split("; ")) {
+    const m = /^([A-Za-z][\w.[\]]*): (.+)$/.exec(part);
+    if (m) out[m[1]!] ??= m[2]!;
+  }
+  return out;
+}
