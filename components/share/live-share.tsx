@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useEffect, useState } from "react";
+import type { MapConfig } from "@/lib/config/map";
 import type { PublicShare } from "@/lib/share-links/schemas";
 import { ago, coordinates, until } from "./format";
 import { LinkInvalid } from "./link-invalid";
@@ -9,7 +10,7 @@ import { LinkInvalid } from "./link-invalid";
 // Leaflet touches `window` when it loads: the map is rendered in the browser only.
 const ShareMap = dynamic(() => import("./share-map"), {
   ssr: false,
-  loading: () => <div className="h-full w-full animate-pulse bg-slate-200" />,
+  loading: () => <div className="h-full w-full animate-pulse bg-slate-200" aria-busy="true" />,
 });
 
 export const POLL_INTERVAL_MS = 5000;
@@ -21,7 +22,17 @@ type Connection = "live" | "reconnecting";
  * expiry. Polls the public endpoint every 5 s and moves the marker in place; a 404 (or reaching the expiry) switches
  * to "no longer valid".
  */
-export function LiveShare({ token, initial, renderedAt }: { token: string; initial: PublicShare; renderedAt: number }) {
+export function LiveShare({
+  token,
+  initial,
+  renderedAt,
+  mapConfig,
+}: {
+  token: string;
+  initial: PublicShare;
+  renderedAt: number;
+  mapConfig: MapConfig;
+}) {
   const [view, setView] = useState(initial);
   const [invalid, setInvalid] = useState(false);
   const [connection, setConnection] = useState<Connection>("live");
@@ -73,7 +84,7 @@ export function LiveShare({ token, initial, renderedAt }: { token: string; initi
   return (
     <main className="relative h-dvh w-full overflow-hidden bg-slate-200">
       <div className="absolute inset-0">
-        <ShareMap location={location} />
+        <ShareMap config={mapConfig} location={location} />
       </div>
 
       <section

@@ -1,4 +1,3 @@
-import { env } from "@/lib/config/env";
 import { getDb, type Db } from "@/lib/db/client";
 import { rateLimitHeaders, type Limiter } from "@/lib/rate-limit";
 import { ApiError } from "./errors";
@@ -8,19 +7,6 @@ type Params = Record<string, string | string[] | undefined>;
 
 /** Headers on every public response, errors included: never cached, never indexed. */
 export const PUBLIC_HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" } as const;
-
-/**
- * The client's address, for per-IP limits. With TRUST_PROXY=true the first X-Forwarded-For entry (the proxy in
- * front must set the header, not append to what the client sent). Without it, the last entry: `next start` puts the
- * socket's address there when the client sent no such header (one that did can choose its own key; see README).
- */
-export function clientIp(req: Request, trustProxy = env().TRUST_PROXY): string {
-  const entries = (req.headers.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return (trustProxy ? entries[0] : entries[entries.length - 1]) ?? "unknown";
-}
 
 export interface PublicLimit {
   limiter: Limiter;

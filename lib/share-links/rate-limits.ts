@@ -1,5 +1,6 @@
 import { env } from "@/lib/config/env";
-import { clientIp, type PublicLimit } from "@/lib/http/public";
+import { clientIp } from "@/lib/http/client-ip";
+import type { PublicLimit } from "@/lib/http/public";
 import { getLimiter } from "@/lib/rate-limit";
 import { hashShareToken } from "./share-links";
 
@@ -13,7 +14,7 @@ export const shareTokenLimiter = () => getLimiter("share-token", env().SHARE_RAT
  */
 export function publicShareLimits(req: Request, token: string): PublicLimit[] {
   return [
-    { limiter: shareIpLimiter(), key: `ip:${clientIp(req)}`, per: "per client address" },
+    { limiter: shareIpLimiter(), key: `ip:${clientIp(req.headers)}`, per: "per client address" },
     { limiter: shareTokenLimiter(), key: `token:${hashShareToken(token)}`, per: "per share link" },
   ];
 }

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newAccount, request, useServer } from "../harness/client";
 import { startServer, type TestServer } from "../harness/server";
 
-// The public share endpoint's limits with small, configured budgets, on a server of its own that trusts the proxy
-// in front of it (TRUST_PROXY=true: the client is the first X-Forwarded-For entry).
+// The public share endpoint's limits with small, configured budgets, on a server of its own that trusts one proxy in
+// front of it (TRUST_PROXY=1: the client is the X-Forwarded-For entry that proxy appended, the last one).
 
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer({ env: { TRUST_PROXY: "true", SHARE_RATE_LIMIT_PER_TOKEN: "4", SHARE_RATE_LIMIT_PER_IP: "6" } });
+  server = await startServer({ env: { TRUST_PROXY: "1", SHARE_RATE_LIMIT_PER_TOKEN: "4", SHARE_RATE_LIMIT_PER_IP: "6" } });
   useServer(server);
 });
 afterAll(async () => {
@@ -40,8 +40,8 @@ describe("share links: public rate limits (configured)", () => {
 
   it("SHARE_RATE_LIMIT_PER_IP: the seventh request from one address is 429, whatever the link (unknown tokens count)", async () => {
     const [t1, t2] = [await newToken(), await newToken()];
-    // The first entry is the client; the proxies after it do not change who it is.
-    const client = (hop: number) => `192.0.2.7, 10.0.0.${hop}`;
+    // The proxy appended the client's address; whatever the client itself put before it changes nothing.
+    const client = (spoofed: number) => `10.0.0.${spoofed}, 192.0.2.7`;
     for (const [i, token] of [t1, t1, t2, t2, "unknown-token"].entries()) {
       expect((await view(token, client(i))).status).toBe(token === "unknown-token" ? 404 : 200);
     }

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { LiveShare } from "@/components/share/live-share";
+import { mapConfig } from "@/lib/config/map";
 import { getDb } from "@/lib/db/client";
 import { findSharedTrackable } from "@/lib/share-links/share-links";
 
@@ -24,5 +25,5 @@ export default async function SharePage({ params }: Props) {
   const { token } = await params;
   const view = await lookUp(token);
   if (!view) notFound();
-  return <LiveShare token={token} initial={view} renderedAt={Date.now()} />;
+  return <LiveShare token={token} initial={view} renderedAt={Date.now()} mapConfig={mapConfig()} />;
 }
