@@ -82,14 +82,15 @@ export function LiveShare({
 
   const { trackable, location } = view;
   return (
-    <main className="relative h-dvh w-full overflow-hidden bg-slate-200">
-      <div className="absolute inset-0">
+    // Phones: the map above, the card as a sheet below it (the marker stays in view). Wider: the card floats over the map.
+    <main className="flex h-dvh w-full flex-col overflow-hidden bg-slate-100 sm:relative sm:block">
+      <div className="relative min-h-0 flex-1 sm:absolute sm:inset-0">
         <ShareMap config={mapConfig} location={location} />
       </div>
 
       <section
         aria-label="Shared location"
-        className="absolute inset-x-3 bottom-3 z-[1000] rounded-2xl bg-white/95 p-5 shadow-xl shadow-slate-900/10 ring-1 ring-slate-900/5 backdrop-blur sm:inset-x-auto sm:bottom-auto sm:left-4 sm:top-4 sm:w-80"
+        className="relative z-[1000] rounded-t-2xl bg-white p-5 shadow-[0_-8px_24px_rgb(15_23_42/0.08)] ring-1 ring-slate-900/5 sm:absolute sm:left-4 sm:top-4 sm:w-80 sm:rounded-2xl sm:bg-white/95 sm:shadow-xl sm:shadow-slate-900/10 sm:backdrop-blur"
       >
         <div className="flex items-center justify-between gap-3">
           <span className="text-xs font-semibold uppercase tracking-wider text-slate-400">Live location</span>
@@ -99,7 +100,9 @@ export function LiveShare({
         <h1 className="mt-2 truncate text-xl font-semibold text-slate-900" data-testid="trackable-name">
           {trackable.name}
         </h1>
-        <p className="mt-0.5 text-sm capitalize text-slate-500">{trackable.type}</p>
+        <p className="mt-1">
+          <span className="rounded-md bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600">{trackable.type}</span>
+        </p>
 
         {location ? (
           <dl className="mt-4 space-y-2 border-t border-slate-100 pt-4 text-sm">
@@ -122,9 +125,16 @@ export function LiveShare({
           </div>
         )}
 
-        <p className="mt-4 text-xs text-slate-500" data-testid="expires">
-          Link expires {until(expiresAt, now)}
-        </p>
+        <div className="mt-4 flex items-center justify-between gap-3 border-t border-slate-100 pt-3 text-xs text-slate-500">
+          <span data-testid="expires">Link expires {until(expiresAt, now)}</span>
+          <span className="inline-flex items-center gap-1 text-slate-400">
+            <svg viewBox="0 0 24 24" className="h-3.5 w-3.5" aria-hidden="true">
+              <circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" strokeWidth="2" strokeDasharray="3 2" />
+              <circle cx="12" cy="12" r="3.5" fill="currentColor" />
+            </svg>
+            Fenceline
+          </span>
+        </div>
       </section>
     </main>
   );

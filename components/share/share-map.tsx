@@ -32,6 +32,10 @@ function Follow({ lat, lon }: { lat: number | null; lon: number | null }) {
   useEffect(() => {
     map.zoomControl?.setPosition("topright");
     map.attributionControl?.setPrefix(false);
+    // On phones the card below the map changes height (empty state → details): keep Leaflet's size in step.
+    const observer = new ResizeObserver(() => map.invalidateSize());
+    observer.observe(map.getContainer());
+    return () => observer.disconnect();
   }, [map]);
   useEffect(() => {
     if (lat === null || lon === null) return;
