@@ -1,9 +1,10 @@
 import { expect, test as setup } from "@playwright/test";
 import { shot } from "./support/screens";
-import { USER } from "./support/user";
+import { newUser, saveUser } from "./support/user";
 
 // Signs up once (which also signs in) and saves the session for every other spec.
 setup("sign up and keep the session", async ({ page }) => {
+  const USER = newUser();
   await page.goto("/sign-up");
   await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
   await shot(page, "sign-up");
@@ -13,4 +14,5 @@ setup("sign up and keep the session", async ({ page }) => {
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForURL("**/trackables");
   await page.context().storageState({ path: "e2e/.auth/user.json" });
+  saveUser(USER);
 });

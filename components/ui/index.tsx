@@ -122,7 +122,7 @@ export function Alert({ tone = "error", children }: { tone?: "error" | "success"
     info: "bg-indigo-50 text-indigo-800 ring-indigo-200",
   };
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={cx("rounded-md px-3 py-2 text-sm ring-1 ring-inset", tones[tone])}>
+    <div role={tone === "error" ? "alert" : "status"} data-testid={`alert-${tone}`} className={cx("rounded-md px-3 py-2 text-sm ring-1 ring-inset", tones[tone])}>
       {children}
     </div>
   );
