@@ -1,12 +1,9 @@
-import { scratchPostgres } from "@/tests/support/scratch-db";
+import { openTestDb } from "@/tests/support/test-db";
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ctx } from "@/lib/context";
-import { closeDb, getDbHandle, type Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { accounts, shareLinks, trackables } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { ago, duration, until } from "@/components/share/format";
@@ -23,8 +20,7 @@ import {
 // database on DATABASE_URL's Postgres): the verbs take `now`, so a link created "two minutes ago" with the minimum
 // lifetime is already expired, without a clock mock or a wait.
 let db: Db;
-let dataDir: string | undefined;
-let dropDatabase: (() => Promise<void>) | undefined;
+let close: (() => Promise<void>) | undefined;
 let ctx: Ctx;
 let trackableId: string;
 
@@ -32,15 +28,7 @@ const tokenOf = (url: string) => new URL(url).pathname.split("/").pop()!;
 const secondsAgo = (s: number) => new Date(Date.now() - s * 1000);
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_unit");
-    process.env.DATABASE_URL = scratch.url;
-    dropDatabase = scratch.drop;
-  } else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-share-links-"));
-    process.env.DATA_DIR = dataDir;
-  }
-  db = (await getDbHandle("cli")).db;
+  ({ db, close } = await openTestDb("share_links"));
   const [account] = await db
     .insert(accounts)
     .values({ slug: `share-${randomBytes(6).toString("hex")}`, name: "share", plan: "free" })
@@ -52,9 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (db && ctx) await db.delete(accounts).where(inArray(accounts.id, [ctx.account.id]));
-  await closeDb();
-  await dropDatabase?.();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await close?.();
 }, 60_000);
 
 describe("share link expiry", () => {
