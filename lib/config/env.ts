@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   AUTH_SECRET: z.string().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+  SHARE_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(120),
+  SHARE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
   DEFAULT_PLAN: z.enum(["free", "enterprise"]).default("enterprise"),
   WEBHOOK_RETRY_DELAYS: csvOfMs.default([5000, 30000, 120000]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),

@@ -11,6 +11,7 @@ import { LocationHistoryQuery, LocationList, LocationPage, Location, PostLocatio
 import { CreateGeofenceInput, Geofence, GeofenceListQuery, GeofencePage, UpdateGeofenceInput } from "@/lib/geofences/schemas";
 import { CreateWebhookInput, UpdateWebhookInput, Webhook, WebhookListQuery, WebhookPage } from "@/lib/webhooks/schemas";
 import { Delivery, DeliveryListQuery, DeliveryPage, TestWebhookInput, TestWebhookResult } from "@/lib/webhooks/delivery-schemas";
+import { CreateShareLinkInput, ShareLink, ShareLinkListQuery, ShareLinkPage } from "@/lib/share-links/schemas";
 import { CreateTrackableInput, Trackable, TrackableListQuery, TrackablePage, UpdateTrackableInput } from "@/lib/trackables/schemas";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with (never written by hand).
@@ -100,6 +101,7 @@ const trackableIdPath = z.object({
 const geofenceIdPath = z.object({ geofence_id: z.uuid().meta({ description: "The geofence's id" }) });
 const deliveryIdPath = z.object({ deliveryId: z.uuid().meta({ description: "The delivery's id (X-Service-Delivery)" }) });
 const webhookIdPath = z.object({ webhookId: z.uuid().meta({ description: "The webhook endpoint's id" }) });
+const shareLinkIdPath = z.object({ shareLinkId: z.uuid().meta({ description: "The share link's id" }) });
 const ENTERPRISE = "Requires the enterprise plan (403 `plan_required` otherwise).";
 
 const paths: ZodOpenApiPathsObject = {
@@ -309,6 +311,53 @@ const paths: ZodOpenApiPathsObject = {
       errors: ["invalid_request", "not_found", "plan_required"],
     }),
   },
+  "/share-links": {
+    get: op({
+      id: "listShareLinks",
+      tag: "Share links",
+      summary: "List share links",
+      description:
+        "Newest first, revoked and expired ones included unless `active` says otherwise. `trackableId` keeps one " +
+        "trackable's links (400 when it is not one of the account's).",
+      query: ShareLinkListQuery,
+      ok: { status: "200", schema: ShareLinkPage, description: "A page of share links" },
+    }),
+    post: op({
+      id: "createShareLink",
+      tag: "Share links",
+      summary: "Create a share link",
+      description:
+        "A public URL that shows the trackable's name and live position to whoever holds it, without signing in, " +
+        "until it expires or is revoked. Give `expiresIn` (seconds, 60–2592000, default 86400) or `expiresAt` " +
+        "(within the same bounds from now), not both. The token in `url` carries 256 random bits. Available on every plan.",
+      body: CreateShareLinkInput,
+      ok: { status: "201", schema: ShareLink, description: "The new share link" },
+      errors: ["not_found"],
+    }),
+  },
+  "/share-links/{shareLinkId}": {
+    get: op({
+      id: "getShareLink",
+      tag: "Share links",
+      summary: "Retrieve a share link",
+      description: "Revoked and expired links can still be read (see `revokedAt`, `expiresAt`).",
+      path: shareLinkIdPath,
+      ok: { status: "200", schema: ShareLink, description: "The share link" },
+      errors: ["invalid_request", "not_found"],
+    }),
+    delete: op({
+      id: "revokeShareLink",
+      tag: "Share links",
+      summary: "Revoke a share link",
+      description:
+        "From now on its page and public endpoint answer 404. The link itself stays readable with `revokedAt` set. " +
+        "Revoking is one-way: revoking a link that is already revoked is a 409 `conflict` (not a silent 204), " +
+        "whose message gives the time it was revoked. An expired link can be revoked.",
+      path: shareLinkIdPath,
+      ok: { status: "204", description: "Revoked" },
+      errors: ["invalid_request", "not_found", "conflict"],
+    }),
+  },
 };
 
 const DESCRIPTION = `
@@ -341,6 +390,14 @@ export function openApiDocument(serverUrl = "/api/v1") {
       { name: "Geofences", description: "Circular zones; a trackable entering or leaving one emits an event" },
       { name: "Webhooks", description: "Account-level endpoints for geofence.entry/exit, location.updated, battery.low and device.status_changed" },
       { name: "Webhook deliveries", description: "Signed POSTs of events to your endpoints, retried after 5 s, 30 s and 2 min" },
+      {
+        name: "Share links",
+        description:
+          "Public, expiring URLs (`/share/<token>`) that show one trackable's live position without signing in. " +
+          "The page reads `GET /api/public/share/<token>` (no key, outside this base path): " +
+          "`{trackable: {name, type}, location, expiresAt}`, with the location's `id` and `trackableId` left out; " +
+          "404 once the link is expired or revoked; rate limited per link and per client address.",
+      },
     ],
     paths,
     components: {
