@@ -379,8 +379,12 @@ describe("share links: the public endpoint", () => {
       messages.add(res.body.error.message);
     }
     expect(messages.size).toBe(1);
-    // An unknown path under /api/public is a 404 too.
-    expect((await request("GET", "/api/public/share")).status).toBe(404);
+    // An unknown path under /api/public is a 404 too, with the JSON envelope.
+    for (const path of ["/api/public/share", "/api/public/nothing/here"]) {
+      const res = await request("GET", path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.error.code, path).toBe("not_found");
+    }
   });
 
   it("the public page is 200 with noindex for a valid link and 404 \"no longer valid\" for a revoked one", async () => {
