@@ -3,6 +3,9 @@ import { apiClient, createApiKey } from "./support/api";
 import { shot } from "./support/screens";
 import { USER } from "./support/user";
 
+// Sidebar pages built on other branches: until they are merged, the nav's prefetch of them answers 404.
+const NOT_YET_MERGED = /^\/(geofences|webhooks|deliveries)$/;
+
 // Console errors and uncaught exceptions of a page, minus the map tiles that cannot load (they point at a closed port).
 function watchConsole(page: Page): string[] {
   const errors: string[] = [];
@@ -10,7 +13,8 @@ function watchConsole(page: Page): string[] {
     if (msg.type() !== "error") return;
     const url = msg.location().url ?? "";
     if (url.includes("127.0.0.1:9/") || /net::ERR_/.test(msg.text())) return;
-    errors.push(msg.text());
+    if (url && msg.text().includes("404") && NOT_YET_MERGED.test(new URL(url).pathname)) return;
+    errors.push(`${msg.text()} (${url})`);
   });
   page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
   return errors;
@@ -27,6 +31,7 @@ test("trackables: create, first position on the map, track and time ranges, rena
 
   await page.goto("/trackables");
   await expect(page.getByRole("heading", { name: "No trackables yet" })).toBeVisible();
+  await expect(page.getByLabel("curl command to create a trackable")).toContainText(`${baseURL}/api/v1/trackables`);
   await shot(page, "trackables-empty-1280");
 
   // Create in the dashboard: a validation error appears next to the field, then the trackable's page opens.
@@ -160,10 +165,13 @@ test("account: plan, members, workspace name", async ({ page }) => {
   await page.goto("/account");
   await expect(page.getByTestId("account-plan")).toHaveText("Enterprise");
   await expect(page.getByRole("list", { name: "What the plan includes" })).toContainText("Account webhooks");
-  const me = page.getByTestId("member-row").filter({ hasText: USER.email });
+  // The signed-in user (the setup project's) is the one member, marked as "You".
+  const email = (await page.getByTestId("signed-in-email").textContent())!;
+  expect(email).toMatch(/^ada\+.+@example\.com$/);
+  const me = page.getByTestId("member-row").filter({ hasText: email });
   await expect(me).toContainText(USER.name);
   await expect(me).toContainText("You");
-  await expect(page.getByTestId("signed-in-email")).toHaveText(USER.email);
+  await expect(page.getByTestId("member-row")).toHaveCount(1);
   await expect(page.getByRole("region", { name: "Signed in" }).getByRole("button", { name: "Sign out" })).toBeVisible();
 
   const name = page.getByLabel("Workspace name");
@@ -209,6 +217,7 @@ test.describe("on a phone", () => {
     await page.getByRole("link", { name: "Courier Maya" }).click();
     await page.waitForURL(`**/trackables/${id}`);
     await expect(page.getByTestId("track-map")).toHaveAttribute("data-point-count", "2");
+    await expect(page.getByTestId("track-map").locator(".fl-marker")).toBeVisible();
     await noOverflow();
     await shot(page, "trackable-detail-390");
 
@@ -219,4 +228,27 @@ test.describe("on a phone", () => {
     await shot(page, "account-390");
     expect(errors).toEqual([]);
   });
+});
+
+test("the list pages with a cursor past 25 trackables", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "e2e paging"));
+  await page.goto("/trackables");
+  const before = await page.getByTestId("trackable-row").count();
+  // Fill the first page exactly, plus one more (oldest first, so the first one created ends up on page 2).
+  const extra = 26 - before;
+  for (let i = 0; i < extra; i++) expect((await api.post("/trackables", { name: `Tag ${String(i).padStart(2, "0")}`, type: "asset" })).status).toBe(201);
+  await page.reload();
+  await expect(page.getByTestId("trackable-row")).toHaveCount(25);
+  await page.getByRole("navigation", { name: "Pagination" }).getByRole("link", { name: "Next page →" }).click();
+  await expect(page).toHaveURL(/\?cursor=/);
+  await expect(page.getByTestId("trackable-row")).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "Next page →" })).toHaveCount(0);
+  await page.getByRole("link", { name: "← First page" }).click();
+  await expect(page.getByTestId("trackable-row")).toHaveCount(25);
+  // A mangled cursor shows the first page with a note instead of an error.
+  await page.goto("/trackables?cursor=not-a-cursor");
+  await expect(page.getByText("That page link has expired")).toBeVisible();
+  await expect(page.getByTestId("trackable-row")).toHaveCount(25);
+  expect(errors).toEqual([]);
 });

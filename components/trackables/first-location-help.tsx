@@ -11,6 +11,30 @@ export function firstLocationCurl(appUrl: string, trackableId: string): string {
   ].join("\n");
 }
 
+/** A shell command in a dark block with a copy button above it (never over the text, which scrolls sideways). */
+export function CommandBlock({ command, label }: { command: string; label: string }) {
+  return (
+    <div className="mt-3 overflow-hidden rounded-lg bg-slate-900 text-left">
+      <div className="flex items-center justify-between border-b border-white/10 px-4 py-2">
+        <span className="text-xs font-medium text-slate-400">Terminal</span>
+        <CopyButton value={command} label="Copy command" />
+      </div>
+      <pre className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" aria-label={label}>
+        <code>{command}</code>
+      </pre>
+    </div>
+  );
+}
+
+export function createTrackableCurl(appUrl: string): string {
+  return [
+    `curl -X POST "${appUrl.replace(/\/$/, "")}/api/v1/trackables" \\`,
+    `  -H "Authorization: Bearer $FENCELINE_API_KEY" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '{"name": "Van 12", "type": "vehicle"}'`,
+  ].join("\n");
+}
+
 export function FirstLocationHelp({ appUrl, trackableId, trackableName }: { appUrl: string; trackableId: string; trackableName: string }) {
   const curl = firstLocationCurl(appUrl, trackableId);
   return (
@@ -28,14 +52,7 @@ export function FirstLocationHelp({ appUrl, trackableId, trackableName }: { appU
           <code className="rounded bg-slate-100 px-1 py-0.5 text-xs break-all">{trackableId}</code>):
         </li>
       </ol>
-      <div className="relative mt-3">
-        <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 pr-20 text-xs leading-relaxed text-slate-100" aria-label="curl command">
-          <code>{curl}</code>
-        </pre>
-        <div className="absolute top-2 right-2">
-          <CopyButton value={curl} label="Copy" />
-        </div>
-      </div>
+      <CommandBlock command={curl} label="curl command" />
       <p className="mt-3 text-sm text-slate-600">
         It appears here within a second. Send batches of up to 1000 with{" "}
         <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">{`{"locations": [...]}`}</code>; every field is in the{" "}

@@ -23,25 +23,26 @@ export default function TrackMap({
   className,
 }: {
   config: MapConfig;
-  /** Oldest first. */
+  /** Oldest first; the newest is drawn as the marker (`latest`), the others as small dots. */
   points: TrackPoint[];
   latest: (TrackPoint & { accuracy: number | null; name: string }) | null;
   online: boolean;
   className?: string;
 }) {
   const line = points.map((p) => [p.latitude, p.longitude] as [number, number]);
+  const dots = points.slice(0, -1);
   const all = latest ? [...line, [latest.latitude, latest.longitude] as [number, number]] : line;
   return (
     <BaseMap config={config} bounds={all.length > 0 ? all : undefined} label="Track map" className={className}>
       {line.length > 1 ? <Polyline positions={line} pathOptions={{ color: "#4f46e5", weight: 3, opacity: 0.8 }} /> : null}
-      {points.map((p, i) => (
+      {dots.map((p, i) => (
         <CircleMarker
           key={`${i}-${p.time}`}
           center={[p.latitude, p.longitude]}
           radius={3}
           pathOptions={{ color: "#ffffff", weight: 1, fillColor: "#4f46e5", fillOpacity: 1 }}
         >
-          {points.length <= DOT_TOOLTIPS_UP_TO ? <Tooltip>{p.time}</Tooltip> : null}
+          {dots.length <= DOT_TOOLTIPS_UP_TO ? <Tooltip>{p.time}</Tooltip> : null}
         </CircleMarker>
       ))}
       {latest?.accuracy ? (

@@ -106,9 +106,9 @@ export default async function AccountPage() {
                       <span className="block font-medium text-slate-900">
                         {m.name ?? m.email}
                         {m.id === user.id ? (
-                          <Badge color="blue" className="ml-2">
-                            You
-                          </Badge>
+                          <span className="ml-2 align-middle">
+                            <Badge color="blue">You</Badge>
+                          </span>
                         ) : null}
                       </span>
                       {m.name ? <span className="block break-all text-slate-500">{m.email}</span> : null}

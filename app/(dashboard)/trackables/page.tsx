@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { BatteryIndicator, StatusIndicator } from "@/components/trackables/indicators";
 import { DeleteTrackableButton } from "@/components/trackables/delete-trackable-button";
-import { FirstLocationHelp } from "@/components/trackables/first-location-help";
+import { CommandBlock, FirstLocationHelp, createTrackableCurl } from "@/components/trackables/first-location-help";
 import { FleetMap } from "@/components/trackables/maps";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
 import { Alert, ButtonLink, Card, EmptyState, PageHeader } from "@/components/ui";
@@ -49,18 +49,30 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
         <PageHeader title="Trackables" description="Everything that reports its position to Fenceline." />
         <EmptyState title="No trackables yet" action={<TrackableFormDialog mode="create" />}>
           <p>
-            A trackable is a phone, a vehicle, a person or a parcel. Create one, then post its first position with an{" "}
+            A trackable is a phone, a vehicle, a person or a parcel: anything that reports its position. Create one here;
+            its page then shows the exact <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">curl</code> that
+            posts its first position.
+          </p>
+        </EmptyState>
+        <Card aria-labelledby="api-create-heading" className="mt-6 p-5">
+          <h2 id="api-create-heading" className="text-base font-semibold text-slate-900">
+            Or start from the API
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            With a key from the{" "}
             <Link href="/api-keys" className="font-medium text-indigo-600 hover:text-indigo-500">
-              API key
+              API keys
             </Link>{" "}
-            and{" "}
-            <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">POST /api/v1/trackables/&lt;id&gt;/locations</code>; the{" "}
+            page in <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">FENCELINE_API_KEY</code>, create a trackable, then
+            post to <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">/api/v1/trackables/&lt;its id&gt;/locations</code>{" "}
+            (the{" "}
             <Link href="/docs/api" className="font-medium text-indigo-600 hover:text-indigo-500">
               API reference
             </Link>{" "}
-            has every field.
+            has every field).
           </p>
-        </EmptyState>
+          <CommandBlock command={createTrackableCurl(appUrl)} label="curl command to create a trackable" />
+        </Card>
       </>
     );
   }
@@ -114,7 +126,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
               <th scope="col" className="px-4 py-3">Name</th>
               <th scope="col" className="hidden px-4 py-3 sm:table-cell">Type</th>
               <th scope="col" className="px-4 py-3">Status</th>
-              <th scope="col" className="px-4 py-3">Last seen</th>
+              <th scope="col" className="hidden px-4 py-3 sm:table-cell">Last seen</th>
               <th scope="col" className="px-4 py-3">Battery</th>
               <th scope="col" className="hidden px-4 py-3 md:table-cell">
                 <span className="sr-only">Actions</span>
@@ -124,10 +136,17 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
           <tbody className="divide-y divide-slate-100">
             {page.data.map((t) => {
               const s = statuses.get(t.id) ?? { status: "never" as const, lastSeenAt: null };
+              const lastSeen = s.lastSeenAt ? (
+                <time dateTime={s.lastSeenAt.toISOString()} title={exactTime(s.lastSeenAt)}>
+                  {relativeTime(s.lastSeenAt, now)}
+                </time>
+              ) : (
+                <span className="text-slate-400">Never</span>
+              );
               return (
                 <tr key={t.id} data-testid="trackable-row" className="hover:bg-slate-50/60">
                   <td className="px-4 py-3">
-                    <Link href={`/trackables/${t.id}`} className="font-medium text-slate-900 hover:text-indigo-600">
+                    <Link href={`/trackables/${t.id}`} className="font-medium break-words text-slate-900 hover:text-indigo-600">
                       {t.name}
                     </Link>
                     <span className="block text-xs text-slate-500 sm:hidden">{t.type}</span>
@@ -135,15 +154,10 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
                   <td className="hidden px-4 py-3 text-slate-600 sm:table-cell">{t.type}</td>
                   <td className="px-4 py-3">
                     <StatusIndicator status={s.status} />
+                    <span className="block text-xs whitespace-nowrap text-slate-500 sm:hidden">{lastSeen}</span>
                   </td>
-                  <td className="px-4 py-3 whitespace-nowrap text-slate-700" data-testid="last-seen">
-                    {s.lastSeenAt ? (
-                      <time dateTime={s.lastSeenAt.toISOString()} title={exactTime(s.lastSeenAt)}>
-                        {relativeTime(s.lastSeenAt, now)}
-                      </time>
-                    ) : (
-                      <span className="text-slate-400">Never</span>
-                    )}
+                  <td className="hidden px-4 py-3 whitespace-nowrap text-slate-700 sm:table-cell" data-testid="last-seen">
+                    {lastSeen}
                   </td>
                   <td className="px-4 py-3" data-testid="battery">
                     <BatteryIndicator level={t.lastLocation?.battery} threshold={threshold} />

@@ -137,7 +137,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                 config={mapConfig()}
                 className="h-80 w-full sm:h-[28rem]"
                 online={status.status === "online"}
-                points={track.points.slice(0, -1).map((p) => ({ latitude: p.latitude, longitude: p.longitude, time: exactTime(new Date(p.timestamp)) }))}
+                points={track.points.map((p) => ({ latitude: p.latitude, longitude: p.longitude, time: exactTime(new Date(p.timestamp)) }))}
                 latest={
                   marker
                     ? {
@@ -183,7 +183,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>
                   <th scope="col" className="px-4 py-2 sm:px-5">Time (UTC)</th>
-                  <th scope="col" className="px-4 py-2">Position</th>
+                  <th scope="col" className="hidden px-4 py-2 sm:table-cell">Position</th>
                   <th scope="col" className="hidden px-4 py-2 sm:table-cell">Accuracy</th>
                   <th scope="col" className="hidden px-4 py-2 md:table-cell">Speed</th>
                   <th scope="col" className="px-4 py-2">Battery</th>
@@ -199,8 +199,11 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                         <time dateTime={p.timestamp} title={exactTime(new Date(p.timestamp))}>
                           {shortTime(new Date(p.timestamp))}
                         </time>
+                        <span className="block font-mono text-xs text-slate-500 sm:hidden">
+                          {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)}
+                        </span>
                       </td>
-                      <td className="px-4 py-2 font-mono text-xs whitespace-nowrap text-slate-700">
+                      <td className="hidden px-4 py-2 font-mono text-xs whitespace-nowrap text-slate-700 sm:table-cell">
                         {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)}
                       </td>
                       <td className="hidden px-4 py-2 text-slate-600 sm:table-cell">{p.accuracy != null ? `±${Math.round(p.accuracy)} m` : "—"}</td>
