@@ -98,14 +98,14 @@ export default async function TrackablePage({ params, searchParams }: Props) {
 
       <div className="grid gap-6 lg:grid-cols-3">
         {!latest ? (
-        <Card aria-labelledby="no-positions-heading" className="p-5 lg:col-span-2">
-          <h2 id="no-positions-heading" className="text-base font-semibold text-slate-900">
-            No positions yet
-          </h2>
-          <p className="mt-1 mb-4 text-sm text-slate-600">Post a first position and its track appears here.</p>
-          <FirstLocationHelp appUrl={env().APP_URL} trackableId={trackable.id} trackableName={trackable.name} />
-        </Card>
-      ) : (
+          <Card aria-labelledby="no-positions-heading" className="p-5 lg:col-span-2">
+            <h2 id="no-positions-heading" className="text-base font-semibold text-slate-900">
+              No positions yet
+            </h2>
+            <p className="mt-1 mb-4 text-sm text-slate-600">Post a first position and its track appears here.</p>
+            <FirstLocationHelp appUrl={env().APP_URL} trackableId={trackable.id} trackableName={trackable.name} />
+          </Card>
+        ) : (
           <Card aria-labelledby="track-heading" className="p-4 sm:p-5 lg:col-span-2">
             <div className="mb-3 flex flex-col gap-3">
               <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -136,7 +136,8 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                 key={`${range.preset}:${range.fromInput}:${range.toInput}`}
                 config={mapConfig()}
                 className="h-80 w-full sm:h-[28rem]"
-                online={status.status === "online"}
+                // The live colour only when the highlighted point is the trackable's newest, not an old range's end.
+                online={status.status === "online" && marker?.id === latest.id}
                 points={track.points.map((p) => ({ latitude: p.latitude, longitude: p.longitude, time: exactTime(new Date(p.timestamp)) }))}
                 latest={
                   marker
@@ -174,8 +175,8 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               Recent points
             </h2>
             <p className="text-xs text-slate-500">
-              The {Math.min(RECENT_ROWS, track.points.length)} newest of this range; all of them through{" "}
-              <code className="rounded bg-slate-100 px-1 py-0.5">GET /api/v1/trackables/{"{id}"}/locations</code>.
+              Newest first, {Math.min(RECENT_ROWS, track.points.length)} of {track.points.length.toLocaleString("en")} in this range; every
+              point through <code className="rounded bg-slate-100 px-1 py-0.5">GET /api/v1/trackables/{"{id}"}/locations</code>.
             </p>
           </div>
           <div className="mt-3 overflow-x-auto">
