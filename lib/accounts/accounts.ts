@@ -1,8 +1,10 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { env } from "@/lib/config/env";
-import type { Plan } from "@/lib/context";
+import { exec, type Ctx, type Plan } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
-import { accounts, type AccountRow } from "@/lib/db/schema";
+import { accounts, users, type AccountRow } from "@/lib/db/schema";
+import { notFound } from "@/lib/http/errors";
+import type { AccountMember, UpdateAccountInput } from "./schemas";
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -31,4 +33,20 @@ export async function ensureAccount(db: Db, input: { slug: string; plan?: Plan; 
     }
     return row!;
   });
+}
+
+/** Renames ctx's account (the workspace name shown in the dashboard); the slug does not change. */
+export async function renameAccount({ ctx, input }: { ctx: Ctx; input: UpdateAccountInput }): Promise<AccountRow> {
+  const [row] = await exec(ctx).update(accounts).set({ name: input.name }).where(eq(accounts.id, ctx.account.id)).returning();
+  if (!row) throw notFound("Account", ctx.account.id);
+  return row;
+}
+
+/** The users who sign in to ctx's account, in the order they joined. */
+export async function listAccountMembers({ ctx }: { ctx: Ctx }): Promise<AccountMember[]> {
+  return exec(ctx)
+    .select({ id: users.id, email: users.email, name: users.name, createdAt: users.createdAt, lastSignInAt: users.lastSignInAt })
+    .from(users)
+    .where(eq(users.accountId, ctx.account.id))
+    .orderBy(asc(users.createdAt), asc(users.id));
 }

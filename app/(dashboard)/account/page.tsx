@@ -1,0 +1,151 @@
+import type { Metadata } from "next";
+import { WorkspaceNameForm } from "@/components/account/workspace-name-form";
+import { SignOutButton } from "@/components/dashboard/sign-out-button";
+import { Badge, Card, PageHeader, cx } from "@/components/ui";
+import { listAccountMembers } from "@/lib/accounts/accounts";
+import { requireSession } from "@/lib/auth/session";
+import { exactTime, relativeTime } from "@/lib/dashboard/format";
+
+export const metadata: Metadata = { title: "Account" };
+
+// What each plan includes (api-contract.md: every webhook feature needs Enterprise).
+const FEATURES: { label: string; free: boolean }[] = [
+  { label: "Trackables, location history and the REST API", free: true },
+  { label: "Geofences with entry/exit evaluation", free: true },
+  { label: "Public share links for a trackable's live position", free: true },
+  { label: "API keys and the dashboard", free: true },
+  { label: "Geofence webhook notifications (signed, retried)", free: false },
+  { label: "Account webhooks: location, battery and status events", free: false },
+  { label: "Test webhooks, delivery history and redelivery", free: false },
+];
+
+export default async function AccountPage() {
+  const { ctx, user, account } = await requireSession();
+  const members = await listAccountMembers({ ctx });
+  const now = new Date();
+  const enterprise = account.plan === "enterprise";
+  return (
+    <>
+      <PageHeader title="Account" description="Your workspace, its plan and the people who sign in to it." />
+      <div className="space-y-6">
+        <Card aria-labelledby="workspace-heading" className="p-5">
+          <h2 id="workspace-heading" className="text-base font-semibold text-slate-900">
+            Workspace
+          </h2>
+          <div className="mt-3">
+            <WorkspaceNameForm name={account.name} />
+          </div>
+          <p className="mt-3 text-xs text-slate-500">
+            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5">{account.slug}</code> (used by{" "}
+            <code className="rounded bg-slate-100 px-1 py-0.5">npm run apikey:create -- --account {account.slug}</code>).
+          </p>
+        </Card>
+
+        <Card aria-labelledby="plan-heading" className="p-5">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 id="plan-heading" className="text-base font-semibold text-slate-900">
+              Plan
+            </h2>
+            <Badge color={enterprise ? "blue" : "gray"} data-testid="account-plan">
+              {enterprise ? "Enterprise" : "Free"}
+            </Badge>
+          </div>
+          <p className="mt-1 text-sm text-slate-600">
+            {enterprise
+              ? "Everything Fenceline does, webhooks included."
+              : "Tracking, history, geofences and share links. Webhooks need the Enterprise plan."}
+          </p>
+          <ul className="mt-4 grid gap-2 text-sm sm:grid-cols-2" aria-label="What the plan includes">
+            {FEATURES.map((f) => {
+              const included = enterprise || f.free;
+              return (
+                <li key={f.label} className={cx("flex items-start gap-2", included ? "text-slate-800" : "text-slate-400")}>
+                  <span aria-hidden className={cx("mt-0.5 font-bold", included ? "text-emerald-600" : "text-slate-300")}>
+                    {included ? "✓" : "–"}
+                  </span>
+                  <span>
+                    {f.label}
+                    {f.free ? null : <span className="ml-1 text-xs text-slate-500">(Enterprise)</span>}
+                    <span className="sr-only">{included ? ": included" : ": not included"}</span>
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+          {enterprise ? null : (
+            <p className="mt-4 rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-slate-200 ring-inset">
+              The operator of this install moves a workspace to Enterprise with{" "}
+              <code className="rounded bg-white px-1 py-0.5 text-xs break-all">
+                npm run apikey:create -- --account {account.slug} --plan enterprise
+              </code>
+              .
+            </p>
+          )}
+        </Card>
+
+        <Card aria-labelledby="members-heading" className="overflow-hidden">
+          <div className="px-4 pt-4 sm:px-5">
+            <h2 id="members-heading" className="text-base font-semibold text-slate-900">
+              Members
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">People who sign in to this workspace.</p>
+          </div>
+          <div className="mt-3 overflow-x-auto">
+            <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="members-heading">
+              <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-2 sm:px-5">Member</th>
+                  <th scope="col" className="hidden px-4 py-2 sm:table-cell">Joined</th>
+                  <th scope="col" className="px-4 py-2">Last sign-in</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {members.map((m) => (
+                  <tr key={m.id} data-testid="member-row">
+                    <td className="px-4 py-3 sm:px-5">
+                      <span className="block font-medium text-slate-900">
+                        {m.name ?? m.email}
+                        {m.id === user.id ? (
+                          <span className="ml-2 align-middle">
+                            <Badge color="blue">You</Badge>
+                          </span>
+                        ) : null}
+                      </span>
+                      {m.name ? <span className="block break-all text-slate-500">{m.email}</span> : null}
+                    </td>
+                    <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 sm:table-cell">
+                      <time dateTime={m.createdAt.toISOString()} title={exactTime(m.createdAt)}>
+                        {m.createdAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}
+                      </time>
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-600">
+                      {m.lastSignInAt ? (
+                        <time dateTime={m.lastSignInAt.toISOString()} title={exactTime(m.lastSignInAt)}>
+                          {relativeTime(m.lastSignInAt, now)}
+                        </time>
+                      ) : (
+                        <span className="text-slate-400">Never</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+
+        <Card aria-labelledby="session-heading" className="flex flex-col gap-3 p-5 sm:flex-row sm:items-center sm:justify-between">
+          <div>
+            <h2 id="session-heading" className="text-base font-semibold text-slate-900">
+              Signed in
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">
+              as <span className="font-medium text-slate-900" data-testid="signed-in-email">{user.email}</span>
+            </p>
+          </div>
+          <SignOutButton />
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,261 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { DeleteTrackableButton } from "@/components/trackables/delete-trackable-button";
+import { FirstLocationHelp } from "@/components/trackables/first-location-help";
+import { BatteryIndicator, StatusIndicator } from "@/components/trackables/indicators";
+import { TrackMap } from "@/components/trackables/maps";
+import { RangePicker } from "@/components/trackables/range-picker";
+import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
+import { Badge, Card } from "@/components/ui";
+import { requireSession } from "@/lib/auth/session";
+import { env } from "@/lib/config/env";
+import { mapConfig } from "@/lib/config/map";
+import { exactTime, formatCoord, relativeTime } from "@/lib/dashboard/format";
+import { parseTimeRange } from "@/lib/dashboard/time-range";
+import { ApiError } from "@/lib/http/errors";
+import type { Location } from "@/lib/locations/schemas";
+import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
+import { Id } from "@/lib/schemas/common";
+import { getTrackableStatuses } from "@/lib/trackables/status";
+import { getTrackable } from "@/lib/trackables/trackables";
+
+type Props = {
+  params: Promise<{ trackableId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+const RECENT_ROWS = 20;
+
+// Unknown ids and other accounts' ids are the same 404 page (the verb scopes by account).
+const loadTrackable = cache(async (trackableId: string) => {
+  const { ctx } = await requireSession();
+  if (!Id.safeParse(trackableId).success) notFound();
+  try {
+    return await getTrackable({ ctx, id: trackableId });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "not_found") notFound();
+    throw err;
+  }
+});
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const trackable = await loadTrackable((await params).trackableId);
+  return { title: trackable.name };
+}
+
+export default async function TrackablePage({ params, searchParams }: Props) {
+  const { ctx } = await requireSession();
+  const { trackableId } = await params;
+  const trackable = await loadTrackable(trackableId);
+  const now = new Date();
+  const range = parseTimeRange(await searchParams, now);
+  const [track, statuses] = await Promise.all([
+    readTrack({ ctx, trackableId, from: range.from, to: range.to }),
+    getTrackableStatuses({ ctx, trackables: [trackable], now }),
+  ]);
+  const status = statuses.get(trackable.id)!;
+  const threshold = env().BATTERY_LOW_THRESHOLD;
+  const latest = trackable.lastLocation;
+  const basePath = `/trackables/${trackable.id}`;
+  const newestInRange = track.points.at(-1);
+  const marker = newestInRange ?? latest;
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href="/trackables" className="text-sm font-medium text-slate-500 hover:text-slate-800">
+          ← Trackables
+        </Link>
+        <header className="mt-2 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+          <div className="min-w-0">
+            <h1 className="truncate text-2xl font-semibold tracking-tight text-slate-900">{trackable.name}</h1>
+            <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2">
+              <Badge data-testid="trackable-type">{trackable.type}</Badge>
+              <StatusIndicator status={status.status} />
+              <span className="text-sm text-slate-600">
+                {status.lastSeenAt ? (
+                  <>
+                    Last seen{" "}
+                    <time dateTime={status.lastSeenAt.toISOString()} title={exactTime(status.lastSeenAt)}>
+                      {relativeTime(status.lastSeenAt, now)}
+                    </time>
+                  </>
+                ) : (
+                  "Never seen"
+                )}
+              </span>
+              {latest?.battery != null ? <BatteryIndicator level={latest.battery} threshold={threshold} /> : null}
+            </div>
+          </div>
+          <div className="flex shrink-0 gap-2">
+            <TrackableFormDialog mode="edit" trackable={{ id: trackable.id, name: trackable.name, type: trackable.type }} />
+            <DeleteTrackableButton id={trackable.id} name={trackable.name} redirectTo="/trackables" size="md" />
+          </div>
+        </header>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        {!latest ? (
+          <Card aria-labelledby="no-positions-heading" className="p-5 lg:col-span-2">
+            <h2 id="no-positions-heading" className="text-base font-semibold text-slate-900">
+              No positions yet
+            </h2>
+            <p className="mt-1 mb-4 text-sm text-slate-600">Post a first position and its track appears here.</p>
+            <FirstLocationHelp appUrl={env().APP_URL} trackableId={trackable.id} trackableName={trackable.name} />
+          </Card>
+        ) : (
+          <Card aria-labelledby="track-heading" className="p-4 sm:p-5 lg:col-span-2">
+            <div className="mb-3 flex flex-col gap-3">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <h2 id="track-heading" className="text-base font-semibold text-slate-900">
+                  Track
+                </h2>
+                <p className="text-sm text-slate-600" data-testid="track-point-count">
+                  {track.points.length === 1 ? "1 point" : `${track.points.length.toLocaleString("en")} points`}{" "}
+                  <span className="text-slate-400">
+                    · {exactTime(range.from)} – {range.to ? exactTime(range.to) : "now"}
+                  </span>
+                </p>
+              </div>
+              <RangePicker basePath={basePath} range={range} />
+              {track.truncated ? (
+                <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200 ring-inset" role="status">
+                  Showing the latest {MAX_TRACK_POINTS.toLocaleString("en")} points of this range; narrow the range to see older ones.
+                </p>
+              ) : null}
+              {track.points.length === 0 ? (
+                <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" role="status">
+                  No positions in this range. The map shows the latest one, from {relativeTime(new Date(latest.timestamp), now)}.
+                </p>
+              ) : null}
+            </div>
+            <div data-testid="track-map" data-point-count={track.points.length}>
+              <TrackMap
+                key={`${range.preset}:${range.fromInput}:${range.toInput}`}
+                config={mapConfig()}
+                className="h-80 w-full sm:h-[28rem]"
+                // The live colour only when the highlighted point is the trackable's newest, not an old range's end.
+                online={status.status === "online" && marker?.id === latest.id}
+                points={track.points.map((p) => ({ latitude: p.latitude, longitude: p.longitude, time: exactTime(new Date(p.timestamp)) }))}
+                latest={
+                  marker
+                    ? {
+                        latitude: marker.latitude,
+                        longitude: marker.longitude,
+                        accuracy: marker.accuracy,
+                        time: exactTime(new Date(marker.timestamp)),
+                        name: trackable.name,
+                      }
+                    : null
+                }
+              />
+            </div>
+          </Card>
+
+        )}
+        <div className="space-y-6">
+          {latest ? (
+            <Card aria-labelledby="latest-heading" className="p-5">
+              <h2 id="latest-heading" className="text-base font-semibold text-slate-900">
+                Latest position
+              </h2>
+              <LatestDetails location={latest} threshold={threshold} now={now} />
+            </Card>
+          ) : null}
+          {/* SHARE LINKS SLOT: the lead mounts the share-links panel here as <section aria-labelledby="share-links">. */}
+        </div>
+      </div>
+
+      {track.points.length > 0 ? (
+        <Card aria-labelledby="recent-heading" className="overflow-hidden">
+          <div className="flex flex-wrap items-baseline justify-between gap-2 px-4 pt-4 sm:px-5">
+            <h2 id="recent-heading" className="text-base font-semibold text-slate-900">
+              Recent points
+            </h2>
+            <p className="text-xs text-slate-500">
+              Newest first, {Math.min(RECENT_ROWS, track.points.length)} of {track.points.length.toLocaleString("en")} in this range; every
+              point through <code className="rounded bg-slate-100 px-1 py-0.5">GET /api/v1/trackables/{"{id}"}/locations</code>.
+            </p>
+          </div>
+          <div className="mt-3 overflow-x-auto">
+            <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="recent-heading">
+              <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-2 sm:px-5">Time (UTC)</th>
+                  <th scope="col" className="hidden px-4 py-2 sm:table-cell">Position</th>
+                  <th scope="col" className="hidden px-4 py-2 sm:table-cell">Accuracy</th>
+                  <th scope="col" className="hidden px-4 py-2 md:table-cell">Speed</th>
+                  <th scope="col" className="px-4 py-2">Battery</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 tabular-nums">
+                {track.points
+                  .slice(-RECENT_ROWS)
+                  .reverse()
+                  .map((p) => (
+                    <tr key={p.id} data-testid="recent-point">
+                      <td className="px-4 py-2 whitespace-nowrap text-slate-700 sm:px-5">
+                        <time dateTime={p.timestamp} title={exactTime(new Date(p.timestamp))}>
+                          {shortTime(new Date(p.timestamp))}
+                        </time>
+                        <span className="block font-mono text-xs text-slate-500 sm:hidden">
+                          {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)}
+                        </span>
+                      </td>
+                      <td className="hidden px-4 py-2 font-mono text-xs whitespace-nowrap text-slate-700 sm:table-cell">
+                        {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)}
+                      </td>
+                      <td className="hidden px-4 py-2 text-slate-600 sm:table-cell">{p.accuracy != null ? `±${Math.round(p.accuracy)} m` : "—"}</td>
+                      <td className="hidden px-4 py-2 text-slate-600 md:table-cell">{p.speed != null ? formatSpeed(p.speed) : "—"}</td>
+                      <td className="px-4 py-2">
+                        <BatteryIndicator level={p.battery} threshold={threshold} />
+                      </td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+      ) : null}
+    </div>
+  );
+}
+
+function LatestDetails({ location, threshold, now }: { location: Location; threshold: number; now: Date }) {
+  const recorded = new Date(location.timestamp);
+  const rows: [string, React.ReactNode][] = [
+    [
+      "Recorded",
+      <>
+        <time dateTime={location.timestamp}>{exactTime(recorded)}</time>
+        <span className="block text-xs text-slate-500">{relativeTime(recorded, now)}</span>
+      </>,
+    ],
+    ["Latitude", <span key="lat" className="font-mono">{formatCoord(location.latitude)}</span>],
+    ["Longitude", <span key="lon" className="font-mono">{formatCoord(location.longitude)}</span>],
+    ["Accuracy", location.accuracy != null ? `±${location.accuracy.toLocaleString("en", { maximumFractionDigits: 1 })} m` : "Not reported"],
+    ["Speed", location.speed != null ? formatSpeed(location.speed) : "Not reported"],
+    ["Heading", location.heading != null ? formatHeading(location.heading) : "Not reported"],
+    ["Altitude", location.altitude != null ? `${location.altitude.toLocaleString("en", { maximumFractionDigits: 1 })} m` : "Not reported"],
+    ["Battery", location.battery != null ? <BatteryIndicator key="b" level={location.battery} threshold={threshold} /> : "Not reported"],
+    ["Received", <time key="r" dateTime={location.receivedAt}>{exactTime(new Date(location.receivedAt))}</time>],
+  ];
+  return (
+    <dl className="mt-3 divide-y divide-slate-100 text-sm" data-testid="latest-details">
+      {rows.map(([label, value]) => (
+        <div key={label} className="flex justify-between gap-4 py-2">
+          <dt className="text-slate-500">{label}</dt>
+          <dd className="text-right text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const COMPASS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"] as const;
+const formatHeading = (deg: number) => `${Math.round(deg)}° ${COMPASS[Math.round(deg / 45) % 8]}`;
+const formatSpeed = (ms: number) => `${ms.toLocaleString("en", { maximumFractionDigits: 1 })} m/s (${Math.round(ms * 3.6)} km/h)`;
+const shortTime = (d: Date) =>
+  d.toLocaleString("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: "UTC" });

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { relativeTime } from "./format";
+import { parseTimeRange, parseUtcInput } from "./time-range";
+
+const now = new Date("2026-11-22T12:00:30.000Z");
+
+describe("parseTimeRange", () => {
+  it("reads the presets and defaults to the last 24 hours", () => {
+    const hour = parseTimeRange({ range: "1h" }, now);
+    expect(hour).toMatchObject({ preset: "1h", from: new Date("2026-11-22T11:00:30.000Z") });
+    expect(hour.to).toBeUndefined();
+    expect(parseTimeRange({ range: "7d" }, now).from).toEqual(new Date("2026-11-15T12:00:30.000Z"));
+    expect(parseTimeRange({}, now)).toMatchObject({ preset: "24h", from: new Date("2026-11-21T12:00:30.000Z") });
+    expect(parseTimeRange({ range: "bogus" }, now).preset).toBe("24h");
+  });
+
+  it("reads a custom range in UTC minutes, the end minute included, the end optional", () => {
+    const r = parseTimeRange({ range: "custom", from: "2026-11-20T08:00", to: "2026-11-20T10:15" }, now);
+    expect(r).toMatchObject({ preset: "custom", fromInput: "2026-11-20T08:00", toInput: "2026-11-20T10:15" });
+    expect(r.error).toBeUndefined();
+    expect(r.from).toEqual(new Date("2026-11-20T08:00:00.000Z"));
+    expect(r.to).toEqual(new Date("2026-11-20T10:15:59.999Z"));
+    const open = parseTimeRange({ range: "custom", from: "2026-11-20T08:00", to: "" }, now);
+    expect(open.preset).toBe("custom");
+    expect(open.to).toBeUndefined();
+  });
+
+  it("falls back to the default with a reason for a bad custom range, keeping what was typed", () => {
+    expect(parseTimeRange({ range: "custom", from: "yesterday" }, now)).toMatchObject({ preset: "24h", error: "Enter a valid start date and time.", fromInput: "yesterday" });
+    expect(parseTimeRange({ range: "custom", from: "2026-11-20T08:00", to: "2026-11-19T08:00" }, now)).toMatchObject({
+      preset: "24h",
+      error: "The start must be before the end.",
+    });
+    expect(parseTimeRange({ range: "custom", from: "2026-11-20T08:00", to: "soon" }, now).error).toMatch(/valid end/);
+    expect(parseUtcInput("2026-02-30T08:00")).not.toBeNull(); // rolled over by Date, still a valid instant
+    expect(parseUtcInput("2026-13-40T99:99")).toBeNull();
+  });
+});
+
+describe("relativeTime", () => {
+  it("says just now, minutes, hours, days, and the future", () => {
+    expect(relativeTime(new Date(now.getTime() - 10_000), now)).toBe("just now");
+    expect(relativeTime(new Date(now.getTime() - 5 * 60_000), now)).toBe("5 minutes ago");
+    expect(relativeTime(new Date(now.getTime() - 3 * 3600_000), now)).toBe("3 hours ago");
+    expect(relativeTime(new Date(now.getTime() - 24 * 3600_000), now)).toBe("yesterday");
+    expect(relativeTime(new Date(now.getTime() + 2 * 60_000), now)).toBe("in 2 minutes");
+  });
+});

@@ -1,0 +1,65 @@
+// The time range of a trackable's track page, read from its URL (?range=1h|24h|7d, or ?range=custom&from=&to=)
+// so a view can be shared and is rendered on the server. Custom bounds are minutes in UTC, as <input
+// type="datetime-local"> writes them ("2026-11-22T07:30"); the page labels them UTC.
+
+export const RANGE_PRESETS = [
+  { id: "1h", label: "Last hour", ms: 60 * 60 * 1000 },
+  { id: "24h", label: "Last 24 hours", ms: 24 * 60 * 60 * 1000 },
+  { id: "7d", label: "Last 7 days", ms: 7 * 24 * 60 * 60 * 1000 },
+] as const;
+
+export type RangePreset = (typeof RANGE_PRESETS)[number]["id"];
+export const DEFAULT_RANGE: RangePreset = "24h";
+
+export interface TimeRange {
+  preset: RangePreset | "custom";
+  from: Date;
+  /** Undefined for presets: up to now, including points a device stamped slightly ahead of the server clock. */
+  to?: Date;
+  /** The custom inputs as the form shows them (UTC minutes). */
+  fromInput: string;
+  toInput: string;
+  /** Why the custom range in the URL was not used (the default range is shown instead). */
+  error?: string;
+}
+
+type Params = Record<string, string | string[] | undefined>;
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** "2026-11-22T07:30" (UTC) → Date; seconds are allowed; anything else → null. */
+export function parseUtcInput(value: string | undefined): Date | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
+  const d = new Date(`${value}Z`);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** Date → "2026-11-22T07:30" in UTC, the value format of <input type="datetime-local">. */
+export const toUtcInput = (d: Date): string => d.toISOString().slice(0, 16);
+
+export function parseTimeRange(params: Params, now: Date): TimeRange {
+  const range = first(params.range);
+  if (range === "custom") {
+    const fromRaw = first(params.from);
+    const toRaw = first(params.to);
+    const from = parseUtcInput(fromRaw);
+    const to = toRaw ? parseUtcInput(toRaw) : undefined;
+    let error: string | undefined;
+    if (!from) error = "Enter a valid start date and time.";
+    else if (to === null) error = "Enter a valid end date and time, or leave it empty for “now”.";
+    else if (to && from > to) error = "The start must be before the end.";
+    if (!error && from) {
+      // An end minute includes its whole minute ("to 10:15" shows a point at 10:15:42).
+      const end = to ? new Date(to.getTime() + 59_999) : undefined;
+      return { preset: "custom", from, to: end, fromInput: toUtcInput(from), toInput: to ? toUtcInput(to) : "" };
+    }
+    return { ...preset(DEFAULT_RANGE, now), fromInput: fromRaw ?? "", toInput: toRaw ?? "", error };
+  }
+  const known = RANGE_PRESETS.find((p) => p.id === range);
+  return preset(known?.id ?? DEFAULT_RANGE, now);
+}
+
+function preset(id: RangePreset, now: Date): TimeRange {
+  const ms = RANGE_PRESETS.find((p) => p.id === id)!.ms;
+  const from = new Date(now.getTime() - ms);
+  return { preset: id, from, fromInput: toUtcInput(from), toInput: toUtcInput(now) };
+}
