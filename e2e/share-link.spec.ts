@@ -91,3 +91,37 @@ test("an unknown token is a 404 with the no-longer-valid page", async ({ browser
   await expect(guest.getByRole("heading", { name: "This link is no longer valid" })).toBeVisible();
   await guest.context().close();
 });
+
+test("the trackable page creates, lists and revokes share links", async ({ page, request, browser }) => {
+  const api = apiClient(request, await createApiKey(page, "e2e share panel"));
+  const trackable = (await api.post("/trackables", { name: "Courier 7", type: "person" })).body;
+  expect((await api.post(`/trackables/${trackable.id}/locations`, START)).status).toBe(201);
+
+  await page.goto(`/trackables/${trackable.id}`);
+  await page.getByLabel("Name (optional)").fill("For the customer");
+  await page.getByText("7 days", { exact: true }).click();
+  await page.getByRole("button", { name: "Create link" }).click();
+  const url = await page.getByTestId("new-share-link").inputValue();
+  expect(url).toMatch(/\/share\/[A-Za-z0-9_-]{43}$/);
+  const list = page.getByRole("list", { name: "Active share links" });
+  const item = list.getByRole("listitem").filter({ hasText: "For the customer" });
+  await expect(item).toContainText(url);
+  await expect(item).toContainText(/Expires in (6|7) days/);
+  await shot(page, "trackable-share-links");
+
+  // The API sees the same link, with the chosen expiry.
+  const listed = await api.get(`/share-links?trackableId=${trackable.id}`);
+  expect(listed.body.data).toHaveLength(1);
+  expect(listed.body.data[0].url).toBe(url);
+
+  const guest = await visitor(browser);
+  await guest.goto(url);
+  await expect(guest.getByRole("heading", { name: "Courier 7" })).toBeVisible();
+
+  await item.getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke link" }).click();
+  await expect(list).toHaveCount(0);
+  await expect(guest.getByText("This link is no longer valid")).toBeVisible();
+  expect((await guest.reload())?.status()).toBe(404);
+  await guest.context().close();
+});

@@ -6,6 +6,7 @@ import { DeleteTrackableButton } from "@/components/trackables/delete-trackable-
 import { FirstLocationHelp } from "@/components/trackables/first-location-help";
 import { BatteryIndicator, StatusIndicator } from "@/components/trackables/indicators";
 import { TrackMap } from "@/components/trackables/maps";
+import { ShareLinksPanel } from "@/components/share-links/share-links-panel";
 import { RangePicker } from "@/components/trackables/range-picker";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
 import { Badge, Card } from "@/components/ui";
@@ -17,6 +18,7 @@ import { parseTimeRange } from "@/lib/dashboard/time-range";
 import { ApiError } from "@/lib/http/errors";
 import type { Location } from "@/lib/locations/schemas";
 import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
+import { listShareLinks } from "@/lib/share-links/share-links";
 import { Id } from "@/lib/schemas/common";
 import { getTrackableStatuses } from "@/lib/trackables/status";
 import { getTrackable } from "@/lib/trackables/trackables";
@@ -51,9 +53,10 @@ export default async function TrackablePage({ params, searchParams }: Props) {
   const trackable = await loadTrackable(trackableId);
   const now = new Date();
   const range = parseTimeRange(await searchParams, now);
-  const [track, statuses] = await Promise.all([
+  const [track, statuses, shareLinks] = await Promise.all([
     readTrack({ ctx, trackableId, from: range.from, to: range.to }),
     getTrackableStatuses({ ctx, trackables: [trackable], now }),
+    listShareLinks({ ctx, query: { trackableId, active: true, limit: 100 }, now }),
   ]);
   const status = statuses.get(trackable.id)!;
   const threshold = env().BATTERY_LOW_THRESHOLD;
@@ -164,7 +167,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               <LatestDetails location={latest} threshold={threshold} now={now} />
             </Card>
           ) : null}
-          {/* SHARE LINKS SLOT: the lead mounts the share-links panel here as <section aria-labelledby="share-links">. */}
+          <ShareLinksPanel trackableId={trackable.id} initialLinks={shareLinks.data} />
         </div>
       </div>
 
