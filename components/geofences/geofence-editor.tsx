@@ -2,8 +2,8 @@
 // The geofence editor: a list (or the selected geofence's form) beside a large map. The map draws and edits the
 // shape; the form holds the same values, so everything the mouse does can also be typed.
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createGeofenceAction, deleteGeofenceAction, sendTestWebhookAction, updateGeofenceAction } from "@/app/(dashboard)/geofences/actions";
 import { Alert, Badge, Button, Card, EmptyState, Field, PageHeader, cx, inputClass } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
@@ -70,18 +70,17 @@ export function GeofenceEditor({
   geofences,
   trackables,
   enterprise,
-  initialSelectedId,
-  initialNew,
 }: {
   config: MapConfig;
   geofences: Geofence[];
   trackables: TrackableSummary[];
   enterprise: boolean;
-  initialSelectedId: string | null;
-  initialNew: boolean;
 }) {
   const router = useRouter();
-  const initial = initialSelectedId ? (geofences.find((g) => g.id === initialSelectedId) ?? null) : null;
+  const searchParams = useSearchParams();
+  const wantedId = searchParams.get("geofence");
+  const initialNew = searchParams.get("new") === "1";
+  const initial = wantedId ? (geofences.find((g) => g.id === wantedId) ?? null) : null;
   // The saved version of the selected geofence (null while creating or with nothing selected).
   const [saved, setSaved] = useState<Geofence | null>(initial);
   const [creating, setCreating] = useState(initialNew && !initial);
@@ -103,6 +102,14 @@ export function GeofenceEditor({
   const selectedId = saved?.id ?? null;
 
   const setUrl = (query: string) => window.history.replaceState(null, "", `/geofences${query}`);
+
+  // Links followed while the editor is open (another ?geofence=<id>, the plain /geofences of the nav) change the
+  // selection; the editor's own URL updates (replaceState) already match it and change nothing.
+  const isNew = searchParams.get("new") === "1";
+  useEffect(() => {
+    if (wantedId && wantedId !== selectedId && geofences.some((g) => g.id === wantedId)) select(wantedId);
+    else if (!wantedId && !isNew && (selectedId || creating)) close();
+  }, [wantedId, isNew]); // only when the URL changes, not on every edit
 
   function reset(next: { saved: Geofence | null; creating: boolean; form: FormState | null }) {
     setSaved(next.saved);

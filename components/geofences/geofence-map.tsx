@@ -47,6 +47,8 @@ const INDIGO = "#4f46e5";
 const EARTH_R = 6_371_000;
 const DEFAULT_CENTER: L.LatLngTuple = [52.52, 13.405];
 const DEFAULT_RADIUS_M = 100;
+// The API's limit (MAX_RADIUS_M in lib/geofences/schemas.ts, not imported: it pulls server configuration along).
+const MAX_RADIUS_M = 100_000;
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 const metres = (n: number) => Math.max(1, Math.round(n));
@@ -59,7 +61,7 @@ function eastOf(s: Shape): L.LatLngTuple {
 
 function shapeAt(center: L.LatLng, radius: number): Shape {
   const c = center.wrap();
-  return { latitude: round6(c.lat), longitude: round6(c.lng), radius: metres(radius) };
+  return { latitude: round6(c.lat), longitude: round6(c.lng), radius: Math.min(MAX_RADIUS_M, metres(radius)) };
 }
 
 function handleIcon(kind: "move" | "resize"): L.DivIcon {
@@ -123,7 +125,9 @@ export default function GeofenceMap(props: GeofenceMapProps) {
       {drawing ? (
         <div className="pointer-events-none absolute inset-x-0 top-3 z-[1000] flex justify-center px-3">
           <p className="rounded-full bg-slate-900/85 px-4 py-1.5 text-center text-xs font-medium text-white shadow" role="status">
-            {draft ? `Radius ${Math.round(draft.radius).toLocaleString("en-GB")} m — release to finish` : "Press on the map for the centre, drag out the radius · Esc cancels"}
+            {draft
+              ? `Radius ${Math.round(draft.radius).toLocaleString("en-GB")} m${draft.radius >= MAX_RADIUS_M ? " (the maximum)" : ""} — release to finish`
+              : "Press on the map for the centre, drag out the radius · Esc cancels"}
           </p>
         </div>
       ) : draft ? (
