@@ -6,6 +6,8 @@ import { shot } from "./support/screens";
 
 const CENTRE = { latitude: 45.764, longitude: 4.8357 };
 const SECRET = "whsec_e2e_deliveries_secret_42";
+// Unique per test run: a reused server keeps the trackables of earlier runs, and the editor lists them by name.
+const VAN = `Van ${Date.now().toString(36).slice(-5)}`;
 
 test("a trackable assigned in the editor enters the geofence: the delivery appears, succeeds and shows its attempt", async ({ page, request }) => {
   const errors = watchConsole(page);
@@ -13,7 +15,7 @@ test("a trackable assigned in the editor enters the geofence: the delivery appea
   // A slow receiver keeps the delivery pending for a few seconds, long enough to watch the page refresh itself.
   const receiver = await startReceiver({ secret: SECRET, respond: () => ({ status: 200, body: '{"received":true}', delayMs: 5000 }) });
   try {
-    const van = (await api.post("/trackables", { name: "Van 12", type: "vehicle" })).body;
+    const van = (await api.post("/trackables", { name: VAN, type: "vehicle" })).body;
     const spare = (await api.post("/trackables", { name: "Spare bike", type: "bike" })).body;
     const fence = await createGeofenceViaApi(api, {
       name: "Lyon yard",
@@ -27,7 +29,7 @@ test("a trackable assigned in the editor enters the geofence: the delivery appea
     // Assign only the van, through the editor.
     await page.goto(`/geofences?geofence=${fence.id}`);
     await page.getByLabel("All trackables, including ones added later").uncheck();
-    await page.getByRole("checkbox", { name: /Van 12/ }).check();
+    await page.getByRole("checkbox", { name: new RegExp(VAN) }).check();
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByText("Changes saved.")).toBeVisible();
     expect((await api.get(`/geofences/${fence.id}`)).body.trackableIds).toEqual([van.id]);
@@ -48,7 +50,7 @@ test("a trackable assigned in the editor enters the geofence: the delivery appea
     // No reload from here on: the page refreshes itself until nothing is pending.
     await expect(row.getByTestId("delivery-status")).toHaveText("Succeeded", { timeout: 20_000 });
     await expect(page.getByTestId("auto-refresh")).toHaveCount(0);
-    await expect(row).toContainText("Van 12");
+    await expect(row).toContainText(VAN);
     await expect(row).toContainText("Lyon yard");
     await expect(page.getByTestId("delivery-row")).toHaveCount(1); // the spare bike is not assigned
     await shot(page, "deliveries-list");
@@ -61,7 +63,7 @@ test("a trackable assigned in the editor enters the geofence: the delivery appea
     await expect(page.getByTestId("delivery-id")).toHaveText(String(hit!.headers["x-service-delivery"]));
     const payload = JSON.parse((await page.getByTestId("delivery-payload").textContent()) ?? "{}");
     expect(payload).toEqual(hit!.json);
-    expect(payload).toMatchObject({ event: "geofence.entry", geofence: { id: fence.id, name: "Lyon yard" }, beacon: { id: van.id, name: "Van 12" } });
+    expect(payload).toMatchObject({ event: "geofence.entry", geofence: { id: fence.id, name: "Lyon yard" }, beacon: { id: van.id, name: VAN } });
     const attempt = page.getByTestId("delivery-attempt");
     await expect(attempt).toHaveCount(1);
     await expect(attempt).toContainText("Attempt 1");

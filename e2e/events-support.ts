@@ -13,6 +13,8 @@ export function watchConsole(page: Page) {
     if (msg.type() !== "error") return;
     const where = msg.location().url ?? "";
     if (where.startsWith("http://127.0.0.1:9/") || /127\.0\.0\.1:9\//.test(msg.text())) return;
+    // Chromium asks for /favicon.ico on its own; the app declares app/icon.svg instead.
+    if (where.endsWith("/favicon.ico")) return;
     // The sidebar prefetches every nav page; pages built on other branches 404 until they are merged.
     if (/\/(trackables|account)\?_rsc=/.test(where) && msg.text().includes("404")) return;
     errors.push(`${msg.text()} (${where})`);

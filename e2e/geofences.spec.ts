@@ -5,9 +5,12 @@ import { apiClient, createApiKey } from "./support/api";
 import { shot } from "./support/screens";
 
 const SECRET = "whsec_e2e_geofence_secret_1234";
+// Names unique to the test run: a reused server (or --repeat-each) keeps the geofences of earlier runs.
+const uniq = (base: string) => `${base} ${Date.now().toString(36).slice(-5)}`;
 
 test("draw a geofence with the mouse, then move and resize it with its handles", async ({ page, request }) => {
   const errors = watchConsole(page);
+  const drawnName = uniq("Drawn depot");
   const api = apiClient(request, await createApiKey(page, "geofence editor"));
 
   await page.goto("/geofences");
@@ -23,6 +26,7 @@ test("draw a geofence with the mouse, then move and resize it with its handles",
     await expect(map).toHaveAttribute("data-zoom", String(zoom + 1));
     zoom += 1;
   }
+  await expect(map).toHaveAttribute("data-zoom", String(zoom)); // whole zoom levels (zoomSnap 1)
 
   // Press in the middle of the map, drag 120 px to the right, release.
   const box = (await map.boundingBox())!;
@@ -46,13 +50,13 @@ test("draw a geofence with the mouse, then move and resize it with its handles",
 
   // The name field has the focus after drawing.
   await expect(page.getByLabel("Name")).toBeFocused();
-  await page.keyboard.type("Drawn depot");
+  await page.keyboard.type(drawnName);
   await page.getByRole("button", { name: "Create geofence" }).click();
   await expect(page.getByText("Geofence created.")).toBeVisible();
   await expect(page).toHaveURL(/\/geofences\?geofence=[0-9a-f-]{36}$/);
 
   const list = await api.get("/geofences");
-  const drawn = list.body.data.find((g: { name: string }) => g.name === "Drawn depot");
+  const drawn = list.body.data.find((g: { name: string }) => g.name === drawnName);
   expect(drawn).toMatchObject({ latitude: lat, longitude: lon, radius, notificationType: "none", trackableIds: null });
 
   // Resize: drag the edge handle 40 px further out; move: drag the centre handle.
@@ -88,22 +92,23 @@ test("draw a geofence with the mouse, then move and resize it with its handles",
 
   // The URL opens the same geofence; the list selects on click.
   await page.reload();
-  await expect(page.getByLabel("Name")).toHaveValue("Drawn depot");
+  await expect(page.getByLabel("Name")).toHaveValue(drawnName);
   await page.getByRole("button", { name: "← All geofences" }).click();
-  await expect(page.getByTestId("geofence-item").filter({ hasText: "Drawn depot" })).toContainText("All trackables");
+  await expect(page.getByTestId("geofence-item").filter({ hasText: drawnName })).toContainText("All trackables");
   await shot(page, "geofence-list");
   errors.expectNone();
 });
 
 test("create a geofence by typing, with errors next to the fields, then delete it", async ({ page, request }) => {
   const errors = watchConsole(page);
+  const typedName = uniq("Typed yard");
   const api = apiClient(request, await createApiKey(page, "typed geofence"));
   await page.goto("/geofences?new=1");
   await expect(page.getByTestId("geofence-map")).toHaveAttribute("data-drawing", "true");
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("geofence-map")).toHaveAttribute("data-drawing", "false");
 
-  await page.getByLabel("Name").fill("Typed yard");
+  await page.getByLabel("Name").fill(typedName);
   await page.getByLabel("Latitude").fill("48.8584");
   await page.getByLabel("Longitude").fill("2.2945");
   await page.getByLabel("Radius (metres)").fill("0");
@@ -120,24 +125,25 @@ test("create a geofence by typing, with errors next to the fields, then delete i
   await page.getByLabel("Webhook URL").fill("");
   await page.getByLabel("Radius (metres)").press("Enter");
   await expect(page.getByText("Geofence created.")).toBeVisible();
-  const created = (await api.get("/geofences")).body.data.find((g: { name: string }) => g.name === "Typed yard");
+  const created = (await api.get("/geofences")).body.data.find((g: { name: string }) => g.name === typedName);
   expect(created).toMatchObject({ latitude: 48.8584, longitude: 2.2945, radius: 350, notificationType: "none" });
 
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete geofence" }).click();
-  await expect(page.getByTestId("geofence-item").filter({ hasText: "Typed yard" })).toHaveCount(0);
+  await expect(page.getByTestId("geofence-item").filter({ hasText: typedName })).toHaveCount(0);
   expect((await api.get(`/geofences/${created.id}`)).status).toBe(404);
   errors.expectNone();
 });
 
 test("set a webhook with a secret and send a signed test delivery", async ({ page, request }) => {
   const errors = watchConsole(page);
+  const hookedName = uniq("Hooked depot");
   const api = apiClient(request, await createApiKey(page, "test webhook"));
   const receiver = await startReceiver({ secret: SECRET });
   try {
-    const fence = await createGeofenceViaApi(api, { name: "Hooked depot" });
+    const fence = await createGeofenceViaApi(api, { name: hookedName });
     await page.goto(`/geofences?geofence=${fence.id}`);
-    await expect(page.getByLabel("Name")).toHaveValue("Hooked depot");
+    await expect(page.getByLabel("Name")).toHaveValue(hookedName);
     await page.getByRole("radio", { name: "Webhook" }).check();
     await page.getByLabel("Webhook URL").fill(receiver.url);
     await expect(page.getByTestId("gf-secret-status")).toHaveText("Not set");
@@ -165,7 +171,7 @@ test("set a webhook with a secret and send a signed test delivery", async ({ pag
     await expect(page.getByTestId("delivery-attempt")).toHaveCount(1);
 
     await page.goto("/deliveries");
-    const row = page.getByTestId("delivery-row").filter({ hasText: "Hooked depot" });
+    const row = page.getByTestId("delivery-row").filter({ hasText: hookedName });
     await expect(row).toContainText("Test");
     await expect(row).toContainText("Sample beacon");
     await expect(row).toContainText("200");
@@ -185,10 +191,11 @@ test("set a webhook with a secret and send a signed test delivery", async ({ pag
 
 test("a failing test webhook explains itself and links to the geofence's deliveries", async ({ page, request }) => {
   const errors = watchConsole(page);
+  const brokenName = uniq("Broken hook");
   const api = apiClient(request, await createApiKey(page, "failing test webhook"));
   const receiver = await startReceiver({ respond: () => ({ status: 500, body: "boom" }) });
   try {
-    const fence = await createGeofenceViaApi(api, { name: "Broken hook", notificationType: "webhook", webhookUrl: receiver.url });
+    const fence = await createGeofenceViaApi(api, { name: brokenName, notificationType: "webhook", webhookUrl: receiver.url });
     await page.goto(`/geofences?geofence=${fence.id}`);
     await page.getByRole("button", { name: "Send test webhook" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Check your endpoint configuration." })).toBeVisible();

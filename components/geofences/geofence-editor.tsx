@@ -2,7 +2,7 @@
 // The geofence editor: a list (or the selected geofence's form) beside a large map. The map draws and edits the
 // shape; the form holds the same values, so everything the mouse does can also be typed.
 import Link from "next/link";
-import { useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createGeofenceAction, deleteGeofenceAction, sendTestWebhookAction, updateGeofenceAction } from "@/app/(dashboard)/geofences/actions";
 import { Alert, Badge, Button, Card, EmptyState, Field, PageHeader, cx, inputClass } from "@/components/ui";
@@ -59,6 +59,7 @@ function shapeOf(f: FormState | null): Shape | null {
   return { latitude: lat, longitude: lon, radius: r };
 }
 
+const byName = (a: Geofence, b: Geofence) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
 const metres = (r: number) => `${Math.round(r).toLocaleString("en-GB")} m`;
 const assignedLabel = (g: Geofence) =>
   g.trackableIds === null ? "All trackables" : `${g.trackableIds.length} trackable${g.trackableIds.length === 1 ? "" : "s"}`;
@@ -76,8 +77,11 @@ export function GeofenceEditor({
   trackables: TrackableSummary[];
   enterprise: boolean;
 }) {
-  const router = useRouter();
   const searchParams = useSearchParams();
+  // The editor owns the list between server renders: saves and deletes update it from the action's answer, so the
+  // page never needs a refresh (which would also re-fit the map) after its own writes.
+  const [list, setList] = useState(geofences);
+  useEffect(() => setList(geofences), [geofences]);
   const wantedId = searchParams.get("geofence");
   const initialNew = searchParams.get("new") === "1";
   const initial = wantedId ? (geofences.find((g) => g.id === wantedId) ?? null) : null;
@@ -107,7 +111,7 @@ export function GeofenceEditor({
   // selection; the editor's own URL updates (replaceState) already match it and change nothing.
   const isNew = searchParams.get("new") === "1";
   useEffect(() => {
-    if (wantedId && wantedId !== selectedId && geofences.some((g) => g.id === wantedId)) select(wantedId);
+    if (wantedId && wantedId !== selectedId && list.some((g) => g.id === wantedId)) select(wantedId);
     else if (!wantedId && !isNew && (selectedId || creating)) close();
   }, [wantedId, isNew]); // only when the URL changes, not on every edit
 
@@ -123,7 +127,7 @@ export function GeofenceEditor({
   }
 
   function select(id: string) {
-    const g = geofences.find((x) => x.id === id);
+    const g = list.find((x) => x.id === id);
     if (!g) return;
     reset({ saved: g, creating: false, form: formOf(g) });
     setDrawing(false);
@@ -199,7 +203,8 @@ export function GeofenceEditor({
       reset({ saved: result.data, creating: false, form: formOf(result.data) });
       setNotice(wasCreating ? "Geofence created." : "Changes saved.");
       setUrl(`?geofence=${result.data.id}`);
-      router.refresh();
+      const savedGeofence = result.data;
+      setList((l) => [...l.filter((g) => g.id !== savedGeofence.id), savedGeofence].sort(byName));
     } finally {
       setPending(false);
     }
@@ -212,8 +217,9 @@ export function GeofenceEditor({
       setFormError(result.error);
       return;
     }
+    const id = saved.id;
     close();
-    router.refresh();
+    setList((l) => l.filter((g) => g.id !== id));
   }
 
   async function sendTest() {
@@ -231,7 +237,7 @@ export function GeofenceEditor({
     }
   }
 
-  const mapGeofences = useMemo(() => geofences.map(({ id, name, latitude, longitude, radius }) => ({ id, name, latitude, longitude, radius })), [geofences]);
+  const mapGeofences = useMemo(() => list.map(({ id, name, latitude, longitude, radius }) => ({ id, name, latitude, longitude, radius })), [list]);
   const mapTrackables = useMemo(
     () => trackables.flatMap((t) => (t.lastPosition ? [{ id: t.id, name: t.name, latitude: t.lastPosition.latitude, longitude: t.lastPosition.longitude }] : [])),
     [trackables],
@@ -273,7 +279,7 @@ export function GeofenceEditor({
 
         <div className="order-2 lg:order-1 lg:w-[23rem] lg:shrink-0">
           {form === null ? (
-            <GeofenceList geofences={geofences} onSelect={select} onNew={startNew} />
+            <GeofenceList geofences={list} onSelect={select} onNew={startNew} />
           ) : (
             <Card className="p-5">
               <div className="flex items-center justify-between gap-2">
@@ -571,7 +577,7 @@ function TestWebhook({
         </label>
         <select
           id="gf-test-event"
-          className={cx(inputClass, "w-auto")}
+          className={cx(inputClass, "max-w-48")}
           value={event}
           onChange={(e) => onEvent(e.target.value === "exit" ? "exit" : "entry")}
         >

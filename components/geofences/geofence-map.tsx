@@ -158,9 +158,9 @@ function ZoomReporter({ onZoom }: { onZoom: (z: number) => void }) {
   useEffect(() => {
     const report = () => onZoom(map.getZoom());
     report();
-    map.on("zoomend", report);
+    map.on("zoomend moveend viewreset", report);
     return () => {
-      map.off("zoomend", report);
+      map.off("zoomend moveend viewreset", report);
     };
   }, [map, onZoom]);
   return null;

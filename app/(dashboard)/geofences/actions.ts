@@ -1,5 +1,4 @@
 "use server";
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { dashboardAction } from "@/lib/dashboard/action";
 import { assertEnterprise } from "@/lib/dashboard/plan";
@@ -8,37 +7,30 @@ import { CreateGeofenceInput, UpdateGeofenceInput } from "@/lib/geofences/schema
 import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
 import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
 
-// The geofence editor's writes: the same schemas and verbs as POST/PATCH/DELETE /api/v1/geofences.
+// The geofence editor's writes: the same schemas and verbs as POST/PATCH/DELETE /api/v1/geofences. No revalidation:
+// every page here is rendered per request, and the editor updates its own list from the answers.
 const Id = z.uuid();
 const invalidId = { ok: false as const, error: "Unknown geofence.", code: "not_found", fieldErrors: {} };
 
 export async function createGeofenceAction(input: unknown) {
-  const result = await dashboardAction(CreateGeofenceInput, input, ({ input, session }) => createGeofence({ ctx: session.ctx, input }));
-  if (result.ok) revalidatePath("/geofences");
-  return result;
+  return dashboardAction(CreateGeofenceInput, input, ({ input, session }) => createGeofence({ ctx: session.ctx, input }));
 }
 
 export async function updateGeofenceAction(id: string, input: unknown) {
   if (!Id.safeParse(id).success) return invalidId;
-  const result = await dashboardAction(UpdateGeofenceInput, input, ({ input, session }) => updateGeofence({ ctx: session.ctx, id, input }));
-  if (result.ok) revalidatePath("/geofences");
-  return result;
+  return dashboardAction(UpdateGeofenceInput, input, ({ input, session }) => updateGeofence({ ctx: session.ctx, id, input }));
 }
 
 export async function deleteGeofenceAction(id: string) {
   if (!Id.safeParse(id).success) return invalidId;
-  const result = await dashboardAction(z.object({}), {}, ({ session }) => deleteGeofence({ ctx: session.ctx, id }));
-  if (result.ok) revalidatePath("/geofences");
-  return result;
+  return dashboardAction(z.object({}), {}, ({ session }) => deleteGeofence({ ctx: session.ctx, id }));
 }
 
 /** One test delivery to the geofence's saved webhook (no retries); the history then holds it, marked as a test. */
 export async function sendTestWebhookAction(id: string, input: { eventType: "entry" | "exit" }) {
   if (!Id.safeParse(id).success) return invalidId;
-  const result = await dashboardAction(TestWebhookInput, input, async ({ input, session }) => {
+  return dashboardAction(TestWebhookInput, input, async ({ input, session }) => {
     assertEnterprise(session.ctx);
     return sendTestWebhook({ ctx: session.ctx, geofenceId: id, eventType: input.eventType });
   });
-  revalidatePath("/deliveries");
-  return result;
 }

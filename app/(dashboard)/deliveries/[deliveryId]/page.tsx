@@ -66,7 +66,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
         />
       </div>
 
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <div className="space-y-6">
           <Card className="p-5">
             <h2 className="text-sm font-semibold text-slate-900">Summary</h2>
