@@ -128,6 +128,16 @@ test("create a geofence by typing, with errors next to the fields, then delete i
   const created = (await api.get("/geofences")).body.data.find((g: { name: string }) => g.name === typedName);
   expect(created).toMatchObject({ latitude: 48.8584, longitude: 2.2945, radius: 350, notificationType: "none" });
 
+  // Leaving unsaved edits asks first: dismissing keeps them, accepting discards them.
+  await page.getByLabel("Name").fill(`${typedName} (edited)`);
+  page.once("dialog", (d) => void d.dismiss());
+  await page.getByRole("button", { name: "← All geofences" }).click();
+  await expect(page.getByLabel("Name")).toHaveValue(`${typedName} (edited)`);
+  page.once("dialog", (d) => void d.accept());
+  await page.getByRole("button", { name: "← All geofences" }).click();
+  await page.getByTestId("geofence-item").filter({ hasText: typedName }).click();
+  await expect(page.getByLabel("Name")).toHaveValue(typedName);
+
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete geofence" }).click();
   await expect(page.getByTestId("geofence-item").filter({ hasText: typedName })).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startReceiver } from "../tests/support/receiver";
-import { createGeofenceViaApi, watchConsole } from "./events-support";
+import { createGeofenceViaApi, metresPerPixel, watchConsole } from "./events-support";
 import { apiClient, createApiKey } from "./support/api";
 import { shot } from "./support/screens";
 
@@ -103,6 +103,28 @@ test.describe("on a phone", () => {
       await expect(page.getByText(/Press on the map for the centre/)).toBeVisible();
       await fitsScreen(page);
       await shot(page, "phone-geofence-drawing");
+      // Draw with one finger: real touch events through the browser's input pipeline.
+      const map = page.getByTestId("geofence-map");
+      await expect(map).toHaveAttribute("data-zoom", /\d+/);
+      let zoom = Number(await map.getAttribute("data-zoom"));
+      while (zoom < 13) {
+        await page.getByRole("button", { name: "Zoom in" }).tap();
+        await expect(map).toHaveAttribute("data-zoom", String(zoom + 1));
+        zoom += 1;
+      }
+      const box = (await map.boundingBox())!;
+      const at = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+      const cdp = await page.context().newCDPSession(page);
+      const touch = (type: "touchStart" | "touchMove" | "touchEnd", x: number) =>
+        cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y: at.y }] });
+      await touch("touchStart", at.x);
+      for (const dx of [20, 40, 60, 80]) await touch("touchMove", at.x + dx);
+      await touch("touchEnd", at.x + 80);
+      await expect(map).toHaveAttribute("data-drawing", "false");
+      const lat = Number(await page.getByLabel("Latitude").inputValue());
+      const radius = Number(await page.getByLabel("Radius (metres)").inputValue());
+      const expected = 80 * metresPerPixel(lat, zoom);
+      expect(Math.abs(radius - expected) / expected).toBeLessThan(0.05);
       await page.goto("/webhooks");
       await expect(page.getByRole("heading", { name: "Webhooks", exact: true })).toBeVisible();
       await fitsScreen(page);

@@ -112,7 +112,7 @@ export function GeofenceEditor({
   const isNew = searchParams.get("new") === "1";
   useEffect(() => {
     if (wantedId && wantedId !== selectedId && list.some((g) => g.id === wantedId)) select(wantedId);
-    else if (!wantedId && !isNew && (selectedId || creating)) close();
+    else if (!wantedId && !isNew && (selectedId || creating)) close(true);
   }, [wantedId, isNew]); // only when the URL changes, not on every edit
 
   function reset(next: { saved: Geofence | null; creating: boolean; form: FormState | null }) {
@@ -126,9 +126,12 @@ export function GeofenceEditor({
     setTestResult(null);
   }
 
+  // Switching away from unsaved edits asks first (a native confirm: it blocks, and is announced by screen readers).
+  const mayLeave = () => !dirty || window.confirm("Discard your unsaved changes to this geofence?");
+
   function select(id: string) {
     const g = list.find((x) => x.id === id);
-    if (!g) return;
+    if (!g || (g.id !== selectedId && !mayLeave())) return;
     reset({ saved: g, creating: false, form: formOf(g) });
     setDrawing(false);
     setFocusKey((k) => k + 1);
@@ -136,12 +139,14 @@ export function GeofenceEditor({
   }
 
   function startNew() {
+    if (!mayLeave()) return;
     reset({ saved: null, creating: true, form: EMPTY });
     setDrawing(true);
     setUrl("?new=1");
   }
 
-  function close() {
+  function close(force = false) {
+    if (!force && !mayLeave()) return;
     reset({ saved: null, creating: false, form: null });
     setDrawing(false);
     setUrl("");
@@ -218,7 +223,7 @@ export function GeofenceEditor({
       return;
     }
     const id = saved.id;
-    close();
+    close(true);
     setList((l) => l.filter((g) => g.id !== id));
   }
 
@@ -284,7 +289,7 @@ export function GeofenceEditor({
             <Card className="p-5">
               <div className="flex items-center justify-between gap-2">
                 <h2 className="text-base font-semibold text-slate-900">{creating ? "New geofence" : saved?.name}</h2>
-                <Button variant="ghost" size="sm" onClick={close}>
+                <Button variant="ghost" size="sm" onClick={() => close()}>
                   ← All geofences
                 </Button>
               </div>

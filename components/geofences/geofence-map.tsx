@@ -47,6 +47,7 @@ const INDIGO = "#4f46e5";
 const EARTH_R = 6_371_000;
 const DEFAULT_CENTER: L.LatLngTuple = [52.52, 13.405];
 const DEFAULT_RADIUS_M = 100;
+const LABEL_MIN_ZOOM = 11;
 // The API's limit (MAX_RADIUS_M in lib/geofences/schemas.ts, not imported: it pulls server configuration along).
 const MAX_RADIUS_M = 100_000;
 
@@ -114,7 +115,8 @@ export default function GeofenceMap(props: GeofenceMapProps) {
               pathOptions={{ color: "#475569", weight: 2, fillColor: "#64748b", fillOpacity: 0.12 }}
               eventHandlers={{ click: () => (drawing ? undefined : props.onSelect(g.id)) }}
             >
-              <Tooltip permanent direction="center">
+              {/* Names stay on the map from street level; zoomed out they would pile up, so they show on hover. */}
+              <Tooltip key={zoom !== null && zoom >= LABEL_MIN_ZOOM ? "permanent" : "hover"} permanent={zoom !== null && zoom >= LABEL_MIN_ZOOM} direction="center">
                 {g.name}
               </Tooltip>
             </Circle>
@@ -227,7 +229,10 @@ function DraftShape({ draft, drawing, onChange }: { draft: Shape; drawing: boole
   );
 }
 
-/** Press for the centre, drag for the radius, release to finish; the map does not pan meanwhile. */
+/**
+ * Press for the centre, drag for the radius, release to finish; the map does not pan meanwhile. Mouse through
+ * Leaflet's map events; one-finger touch through the container's touch events (Leaflet has no map touch events).
+ */
 function DrawTool({ active, onDraw, onEnd, onCancel }: { active: boolean; onDraw: (s: Shape) => void; onEnd: () => void; onCancel: () => void }) {
   const map = useMap();
   const callbacks = useRef({ onDraw, onEnd, onCancel });
@@ -241,33 +246,65 @@ function DrawTool({ active, onDraw, onEnd, onCancel }: { active: boolean; onDraw
     map.boxZoom.disable();
     container.style.cursor = "crosshair";
 
-    const down = (e: L.LeafletMouseEvent) => {
-      if (e.originalEvent.button !== 0) return;
-      start = e.latlng;
-      callbacks.current.onDraw(shapeAt(start, 1));
+    const begin = (at: L.LatLng) => {
+      start = at;
+      callbacks.current.onDraw(shapeAt(at, 1));
     };
-    const move = (e: L.LeafletMouseEvent) => {
-      if (start) callbacks.current.onDraw(shapeAt(start, map.distance(start, e.latlng)));
+    const stretch = (to: L.LatLng) => {
+      if (start) callbacks.current.onDraw(shapeAt(start, map.distance(start, to)));
     };
-    // On the document, so a release outside the map still finishes the circle.
-    const up = (e: MouseEvent) => {
+    const finish = (to: L.LatLng) => {
       if (!start) return;
-      const r = map.distance(start, map.mouseEventToLatLng(e));
+      const r = map.distance(start, to);
       callbacks.current.onDraw(shapeAt(start, r < 1 ? DEFAULT_RADIUS_M : r));
       start = null;
       callbacks.current.onEnd();
     };
+
+    const down = (e: L.LeafletMouseEvent) => {
+      if (e.originalEvent.button === 0) begin(e.latlng);
+    };
+    const move = (e: L.LeafletMouseEvent) => stretch(e.latlng);
+    // On the document, so a release outside the map still finishes the circle.
+    const up = (e: MouseEvent) => finish(map.mouseEventToLatLng(e));
+
+    const touchAt = (t: Touch) => {
+      const rect = container.getBoundingClientRect();
+      return map.containerPointToLatLng([t.clientX - rect.left - container.clientLeft, t.clientY - rect.top - container.clientTop]);
+    };
+    const onControl = (e: Event) => e.target instanceof Element && e.target.closest(".leaflet-control") !== null;
+    const touchStart = (e: TouchEvent) => {
+      if (e.touches.length !== 1 || onControl(e)) return;
+      e.preventDefault(); // no emulated mouse events, no scrolling
+      begin(touchAt(e.touches[0]!));
+    };
+    const touchMove = (e: TouchEvent) => {
+      if (!start || e.touches.length !== 1) return;
+      e.preventDefault();
+      stretch(touchAt(e.touches[0]!));
+    };
+    const touchEnd = (e: TouchEvent) => {
+      const t = e.changedTouches[0];
+      if (start && t) finish(touchAt(t));
+    };
+
     const key = (e: KeyboardEvent) => {
       if (e.key === "Escape") callbacks.current.onCancel();
     };
     map.on("mousedown", down);
     map.on("mousemove", move);
     document.addEventListener("mouseup", up);
+    container.addEventListener("touchstart", touchStart, { passive: false });
+    container.addEventListener("touchmove", touchMove, { passive: false });
+    container.addEventListener("touchend", touchEnd);
     document.addEventListener("keydown", key);
     return () => {
       map.off("mousedown", down);
       map.off("mousemove", move);
       document.removeEventListener("mouseup", up);
+      container.removeEventListener("touchstart", touchStart);
+      container.removeEventListener("touchmove", touchMove);
+      container.removeEventListener("touchend", touchEnd);
       document.removeEventListener("keydown", key);
       map.dragging.enable();
       map.doubleClickZoom.enable();
