@@ -125,7 +125,7 @@ export default function GeofenceMap(props: GeofenceMapProps) {
         <DrawTool active={drawing} onDraw={props.onDraftChange} onEnd={props.onDrawEnd} onCancel={props.onDrawCancel} />
       </BaseMap>
       {drawing ? (
-        <div className="pointer-events-none absolute inset-x-0 top-3 z-[1000] flex justify-center px-3">
+        <div className="pointer-events-none absolute top-3 right-3 left-14 z-[1000] flex justify-center">
           <p className="rounded-full bg-slate-900/85 px-4 py-1.5 text-center text-xs font-medium text-white shadow" role="status">
             {draft
               ? `Radius ${Math.round(draft.radius).toLocaleString("en-GB")} m${draft.radius >= MAX_RADIUS_M ? " (the maximum)" : ""} — release to finish`
