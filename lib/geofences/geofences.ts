@@ -140,6 +140,20 @@ export async function listGeofences({ ctx, query }: { ctx: Ctx; query: GeofenceL
   return { data: await serializeAll(ctx, page), nextCursor };
 }
 
+/** How many geofences the dashboard editor loads at once (it draws them all on one map). */
+export const MAX_EDITOR_GEOFENCES = 2000;
+
+/** Every geofence of the account, by name then id, without paging (the dashboard's editor and filters); capped. */
+export async function listAllGeofences({ ctx }: { ctx: Ctx }): Promise<Geofence[]> {
+  const rows = await exec(ctx)
+    .select()
+    .from(geofences)
+    .where(eq(geofences.accountId, ctx.account.id))
+    .orderBy(asc(geofences.name), asc(geofences.id))
+    .limit(MAX_EDITOR_GEOFENCES);
+  return serializeAll(ctx, rows);
+}
+
 export async function getGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promise<Geofence> {
   const [row] = await exec(ctx).select().from(geofences).where(ownedBy(ctx, id)).limit(1);
   if (!row) throw notFound("Geofence", id);

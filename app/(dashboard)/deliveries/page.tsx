@@ -1,0 +1,225 @@
+import type { Metadata } from "next";
+import Form from "next/form";
+import Link from "next/link";
+import { PlanRequired } from "@/components/dashboard/plan-required";
+import { AutoRefresh } from "@/components/deliveries/auto-refresh";
+import { geofenceName, lastAttempt, trackableName } from "@/components/deliveries/describe";
+import { DeliveryStatusBadge, HttpCode } from "@/components/deliveries/status-badge";
+import { Alert, Badge, Button, ButtonLink, Card, EmptyState, PageHeader, Time, cx, inputClass } from "@/components/ui";
+import { EVENT_KINDS } from "@/components/webhooks/events";
+import { requireSession } from "@/lib/auth/session";
+import { isEnterprise } from "@/lib/dashboard/plan";
+import { listAllGeofences } from "@/lib/geofences/geofences";
+import { ApiError } from "@/lib/http/errors";
+import { labelDeliveries } from "@/lib/webhooks/delivery-labels";
+import { listDeliveries } from "@/lib/webhooks/delivery-history";
+import { DeliveryListQuery } from "@/lib/webhooks/delivery-schemas";
+
+export const metadata: Metadata = { title: "Deliveries" };
+
+const PAGE_SIZE = 25;
+type Search = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** /deliveries?status=&event=&geofence=&webhook=&cursor= — the filters live in the URL, so every view is linkable. */
+export default async function DeliveriesPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const { ctx } = await requireSession();
+  const header = <PageHeader title="Deliveries" description="Every webhook sent by this account, with each attempt and the receiver's answer." />;
+  if (!isEnterprise(ctx)) {
+    return (
+      <>
+        {header}
+        <PlanRequired feature="Webhook deliveries and their history" />
+      </>
+    );
+  }
+  const sp = await searchParams;
+  const filters = { status: one(sp.status), event: one(sp.event), geofence: one(sp.geofence), webhook: one(sp.webhook) };
+  const parsed = DeliveryListQuery.safeParse({
+    status: filters.status,
+    event: filters.event,
+    geofenceId: filters.geofence,
+    webhookId: filters.webhook,
+    cursor: one(sp.cursor),
+    limit: PAGE_SIZE,
+  });
+  let problem: string | null = parsed.success ? null : "Some filters in the address were not understood and were ignored.";
+  const query = parsed.success ? parsed.data : { limit: PAGE_SIZE };
+  const page = await listDeliveries({ ctx, query }).catch(async (err) => {
+    if (!(err instanceof ApiError) || err.code !== "invalid_request") throw err;
+    problem = "That page link is no longer valid: showing the newest deliveries.";
+    return listDeliveries({ ctx, query: { ...query, cursor: undefined } });
+  });
+  const [labels, geofences] = [await labelDeliveries({ ctx, deliveries: page.data }), await listAllGeofences({ ctx })];
+  const pending = page.data.some((d) => d.status === "pending");
+  const keep = (extra: Record<string, string | undefined>) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v) q.set(k, v);
+    const s = q.toString();
+    return s ? `/deliveries?${s}` : "/deliveries";
+  };
+  const filtered = Object.values(filters).some(Boolean);
+  const webhookFilter = filters.webhook;
+
+  return (
+    <>
+      {header}
+      <Card className="mb-4 p-4">
+        <Form action="/deliveries" className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end" aria-label="Filter deliveries">
+          <FilterSelect name="status" label="Status" value={filters.status} options={[["pending", "Pending"], ["succeeded", "Succeeded"], ["failed", "Failed"]]} />
+          <FilterSelect name="event" label="Event" value={filters.event} options={EVENT_KINDS.map((k) => [k.value, k.value])} />
+          <FilterSelect name="geofence" label="Geofence" value={filters.geofence} options={geofences.map((g) => [g.id, g.name])} />
+          {webhookFilter ? <input type="hidden" name="webhook" value={webhookFilter} /> : null}
+          <div className="flex items-center gap-2">
+            <Button type="submit" variant="secondary">
+              Filter
+            </Button>
+            {filtered ? (
+              <ButtonLink href="/deliveries" variant="ghost">
+                Clear
+              </ButtonLink>
+            ) : null}
+          </div>
+          <div className="sm:ml-auto">
+            <AutoRefresh active={pending} />
+          </div>
+        </Form>
+        {webhookFilter ? (
+          <p className="mt-3 text-xs text-slate-600">
+            Only deliveries to one endpoint.{" "}
+            <Link href={keep({ webhook: undefined })} className="font-medium text-indigo-700 hover:underline">
+              Show all endpoints
+            </Link>
+          </p>
+        ) : null}
+      </Card>
+      {problem ? (
+        <div className="mb-4">
+          <Alert tone="info">{problem}</Alert>
+        </div>
+      ) : null}
+
+      {page.data.length === 0 ? (
+        <EmptyState title={filtered ? "No deliveries match these filters" : "No deliveries yet"}>
+          {filtered ? (
+            "Try another status or event, or clear the filters."
+          ) : (
+            <>
+              Deliveries appear here when a trackable enters or leaves a geofence with a webhook, when an endpoint&apos;s
+              events happen, or when you send a test from the{" "}
+              <Link href="/geofences" className="font-medium text-indigo-700 hover:underline">
+                geofence editor
+              </Link>
+              .
+            </>
+          )}
+        </EmptyState>
+      ) : (
+        <Card className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase">
+              <tr>
+                <th scope="col" className="px-4 py-3">Event</th>
+                <th scope="col" className="px-4 py-3">Sent to</th>
+                <th scope="col" className="px-4 py-3">Trackable</th>
+                <th scope="col" className="px-4 py-3">Status</th>
+                <th scope="col" className="px-4 py-3 text-right">Attempts</th>
+                <th scope="col" className="px-4 py-3 text-right">Last code</th>
+                <th scope="col" className="px-4 py-3">Created</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {page.data.map((d) => {
+                const gName = geofenceName(d, labels);
+                const endpoint = d.webhookId ? labels.webhooks[d.webhookId] : undefined;
+                const last = lastAttempt(d);
+                return (
+                  <tr key={d.id} data-testid="delivery-row" data-delivery-id={d.id} className="hover:bg-slate-50">
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      <Link href={`/deliveries/${d.id}`} className="font-mono text-xs font-medium text-indigo-700 hover:underline">
+                        {d.event}
+                      </Link>
+                      {d.test ? (
+                        <Badge color="blue" className="ml-2">
+                          Test
+                        </Badge>
+                      ) : null}
+                    </td>
+                    <td className="max-w-64 px-4 py-3">
+                      {d.webhookId ? (
+                        <>
+                          <Link href={`/webhooks/${d.webhookId}`} className="block truncate font-mono text-xs text-slate-700 hover:underline" title={d.url}>
+                            {endpoint?.url ?? d.url}
+                          </Link>
+                          {gName ? <span className="block truncate text-xs text-slate-500">{gName}</span> : null}
+                        </>
+                      ) : gName ? (
+                        d.geofenceId && labels.geofences[d.geofenceId] ? (
+                          <Link href={`/geofences?geofence=${d.geofenceId}`} className="block truncate font-medium text-slate-900 hover:underline">
+                            {gName}
+                          </Link>
+                        ) : (
+                          <span className="block truncate text-slate-500">{gName} (deleted)</span>
+                        )
+                      ) : (
+                        <span className="block truncate font-mono text-xs text-slate-700">{d.url}</span>
+                      )}
+                    </td>
+                    <td className="max-w-48 truncate px-4 py-3 text-slate-700">{trackableName(d, labels) ?? <span className="text-slate-400">—</span>}</td>
+                    <td className="px-4 py-3">
+                      <DeliveryStatusBadge status={d.status} />
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums" data-testid="delivery-attempts">
+                      {d.attempts.length}
+                    </td>
+                    <td className="px-4 py-3 text-right">
+                      <HttpCode code={last?.statusCode ?? null} />
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-600">
+                      <Time value={d.createdAt} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </Card>
+      )}
+      {one(sp.cursor) || page.nextCursor ? (
+        <nav className="mt-4 flex justify-between" aria-label="Pages">
+          {one(sp.cursor) ? (
+            <ButtonLink href={keep({})} variant="secondary" size="sm">
+              ← Newest
+            </ButtonLink>
+          ) : (
+            <span />
+          )}
+          {page.nextCursor ? (
+            <ButtonLink href={keep({ cursor: page.nextCursor })} variant="secondary" size="sm">
+              Older →
+            </ButtonLink>
+          ) : null}
+        </nav>
+      ) : null}
+    </>
+  );
+}
+
+function FilterSelect({ name, label, value, options }: { name: string; label: string; value: string | undefined; options: (readonly [string, string])[] }) {
+  const id = `filter-${name}`;
+  return (
+    <div className="sm:w-48">
+      <label htmlFor={id} className="block text-xs font-medium text-slate-700">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value ?? ""} className={cx(inputClass, "mt-1")}>
+        <option value="">All</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+"use server";
+import { z } from "zod";
+import { dashboardAction } from "@/lib/dashboard/action";
+import { assertEnterprise } from "@/lib/dashboard/plan";
+import { createGeofence, deleteGeofence, updateGeofence } from "@/lib/geofences/geofences";
+import { CreateGeofenceInput, UpdateGeofenceInput } from "@/lib/geofences/schemas";
+import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
+import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
+
+// The geofence editor's writes: the same schemas and verbs as POST/PATCH/DELETE /api/v1/geofences. No revalidation:
+// every page here is rendered per request, and the editor updates its own list from the answers.
+const Id = z.uuid();
+const invalidId = { ok: false as const, error: "Unknown geofence.", code: "not_found", fieldErrors: {} };
+
+export async function createGeofenceAction(input: unknown) {
+  return dashboardAction(CreateGeofenceInput, input, ({ input, session }) => createGeofence({ ctx: session.ctx, input }));
+}
+
+export async function updateGeofenceAction(id: string, input: unknown) {
+  if (!Id.safeParse(id).success) return invalidId;
+  return dashboardAction(UpdateGeofenceInput, input, ({ input, session }) => updateGeofence({ ctx: session.ctx, id, input }));
+}
+
+export async function deleteGeofenceAction(id: string) {
+  if (!Id.safeParse(id).success) return invalidId;
+  return dashboardAction(z.object({}), {}, ({ session }) => deleteGeofence({ ctx: session.ctx, id }));
+}
+
+/** One test delivery to the geofence's saved webhook (no retries); the history then holds it, marked as a test. */
+export async function sendTestWebhookAction(id: string, input: { eventType: "entry" | "exit" }) {
+  if (!Id.safeParse(id).success) return invalidId;
+  return dashboardAction(TestWebhookInput, input, async ({ input, session }) => {
+    assertEnterprise(session.ctx);
+    return sendTestWebhook({ ctx: session.ctx, geofenceId: id, eventType: input.eventType });
+  });
+}

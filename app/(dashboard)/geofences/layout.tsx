@@ -1,0 +1,21 @@
+import { GeofenceEditor } from "@/components/geofences/geofence-editor";
+import { requireSession } from "@/lib/auth/session";
+import { mapConfig } from "@/lib/config/map";
+import { isEnterprise } from "@/lib/dashboard/plan";
+import { listAllGeofences } from "@/lib/geofences/geofences";
+import { listTrackableSummaries } from "@/lib/trackables/summaries";
+
+// The editor lives in the layout, not the page: the selection is kept in the URL (?geofence=<id>, ?new=1) and a page
+// is re-mounted whenever its search params change, which would reset the map and the form on every save. A layout is
+// not, and router.refresh() still re-renders it with fresh data.
+export default async function GeofencesLayout({ children }: { children: React.ReactNode }) {
+  const { ctx } = await requireSession();
+  const geofences = await listAllGeofences({ ctx });
+  const trackables = await listTrackableSummaries({ ctx });
+  return (
+    <>
+      <GeofenceEditor config={mapConfig()} geofences={geofences} trackables={trackables} enterprise={isEnterprise(ctx)} />
+      {children}
+    </>
+  );
+}

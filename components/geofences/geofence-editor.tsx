@@ -1,0 +1,614 @@
+"use client";
+// The geofence editor: a list (or the selected geofence's form) beside a large map. The map draws and edits the
+// shape; the form holds the same values, so everything the mouse does can also be typed.
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { createGeofenceAction, deleteGeofenceAction, sendTestWebhookAction, updateGeofenceAction } from "@/app/(dashboard)/geofences/actions";
+import { Alert, Badge, Button, Card, EmptyState, Field, PageHeader, cx, inputClass } from "@/components/ui";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import type { MapConfig } from "@/lib/config/map";
+import type { Geofence } from "@/lib/geofences/schemas";
+import type { TrackableSummary } from "@/lib/trackables/summaries";
+import { GeofenceMap, type Shape } from "./index";
+import { SecretControl, type SecretChange } from "@/components/webhooks/secret-control";
+
+interface FormState {
+  name: string;
+  latitude: string;
+  longitude: string;
+  radius: string;
+  notificationType: "none" | "webhook";
+  webhookUrl: string;
+  secret: SecretChange;
+  allTrackables: boolean;
+  trackableIds: string[];
+}
+
+const EMPTY: FormState = {
+  name: "",
+  latitude: "",
+  longitude: "",
+  radius: "",
+  notificationType: "none",
+  webhookUrl: "",
+  secret: { mode: "keep" },
+  allTrackables: true,
+  trackableIds: [],
+};
+
+const formOf = (g: Geofence): FormState => ({
+  name: g.name,
+  latitude: String(g.latitude),
+  longitude: String(g.longitude),
+  radius: String(g.radius),
+  notificationType: g.notificationType,
+  webhookUrl: g.webhookUrl ?? "",
+  secret: { mode: "keep" },
+  allTrackables: g.trackableIds === null,
+  trackableIds: g.trackableIds ?? [],
+});
+
+const num = (s: string): number | null => (s.trim() === "" ? null : Number(s));
+
+function shapeOf(f: FormState | null): Shape | null {
+  if (!f) return null;
+  const [lat, lon, r] = [num(f.latitude), num(f.longitude), num(f.radius)];
+  if (lat === null || lon === null || r === null || !Number.isFinite(lat + lon + r)) return null;
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180 || r < 1 || r > 100_000) return null;
+  return { latitude: lat, longitude: lon, radius: r };
+}
+
+const byName = (a: Geofence, b: Geofence) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
+const metres = (r: number) => `${Math.round(r).toLocaleString("en-GB")} m`;
+const assignedLabel = (g: Geofence) =>
+  g.trackableIds === null ? "All trackables" : `${g.trackableIds.length} trackable${g.trackableIds.length === 1 ? "" : "s"}`;
+
+type TestResult = { ok: true; message: string; deliveryId: string } | { ok: false; message: string };
+
+export function GeofenceEditor({
+  config,
+  geofences,
+  trackables,
+  enterprise,
+}: {
+  config: MapConfig;
+  geofences: Geofence[];
+  trackables: TrackableSummary[];
+  enterprise: boolean;
+}) {
+  const searchParams = useSearchParams();
+  // The editor owns the list between server renders: saves and deletes update it from the action's answer, so the
+  // page never needs a refresh (which would also re-fit the map) after its own writes.
+  const [list, setList] = useState(geofences);
+  useEffect(() => setList(geofences), [geofences]);
+  const wantedId = searchParams.get("geofence");
+  const initialNew = searchParams.get("new") === "1";
+  const initial = wantedId ? (geofences.find((g) => g.id === wantedId) ?? null) : null;
+  // The saved version of the selected geofence (null while creating or with nothing selected).
+  const [saved, setSaved] = useState<Geofence | null>(initial);
+  const [creating, setCreating] = useState(initialNew && !initial);
+  const [form, setForm] = useState<FormState | null>(initial ? formOf(initial) : initialNew ? EMPTY : null);
+  const [baseline, setBaseline] = useState(() => JSON.stringify(initial ? formOf(initial) : EMPTY));
+  const [drawing, setDrawing] = useState(initialNew && !initial);
+  const [focusKey, setFocusKey] = useState(0);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const [testEvent, setTestEvent] = useState<"entry" | "exit">("entry");
+  const [testPending, setTestPending] = useState(false);
+  const [testResult, setTestResult] = useState<TestResult | null>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+
+  const dirty = form !== null && JSON.stringify(form) !== baseline;
+  const draft = shapeOf(form);
+  const selectedId = saved?.id ?? null;
+
+  const setUrl = (query: string) => window.history.replaceState(null, "", `/geofences${query}`);
+
+  // Links followed while the editor is open (another ?geofence=<id>, the plain /geofences of the nav) change the
+  // selection; the editor's own URL updates (replaceState) already match it and change nothing.
+  const isNew = searchParams.get("new") === "1";
+  useEffect(() => {
+    if (wantedId && wantedId !== selectedId && list.some((g) => g.id === wantedId)) select(wantedId);
+    else if (!wantedId && !isNew && (selectedId || creating)) close(true);
+  }, [wantedId, isNew]); // only when the URL changes, not on every edit
+
+  function reset(next: { saved: Geofence | null; creating: boolean; form: FormState | null }) {
+    setSaved(next.saved);
+    setCreating(next.creating);
+    setForm(next.form);
+    setBaseline(JSON.stringify(next.form ?? EMPTY));
+    setFieldErrors({});
+    setFormError(null);
+    setNotice(null);
+    setTestResult(null);
+  }
+
+  // Switching away from unsaved edits asks first (a native confirm: it blocks, and is announced by screen readers).
+  const mayLeave = () => !dirty || window.confirm("Discard your unsaved changes to this geofence?");
+
+  function select(id: string) {
+    const g = list.find((x) => x.id === id);
+    if (!g || (g.id !== selectedId && !mayLeave())) return;
+    reset({ saved: g, creating: false, form: formOf(g) });
+    setDrawing(false);
+    setFocusKey((k) => k + 1);
+    setUrl(`?geofence=${g.id}`);
+  }
+
+  function startNew() {
+    if (!mayLeave()) return;
+    reset({ saved: null, creating: true, form: EMPTY });
+    setDrawing(true);
+    setUrl("?new=1");
+  }
+
+  function close(force = false) {
+    if (!force && !mayLeave()) return;
+    reset({ saved: null, creating: false, form: null });
+    setDrawing(false);
+    setUrl("");
+  }
+
+  const update = (patch: Partial<FormState>) => setForm((f) => (f ? { ...f, ...patch } : f));
+  const onDraftChange = useCallback((s: Shape) => {
+    setForm((f) => (f ? { ...f, latitude: String(s.latitude), longitude: String(s.longitude), radius: String(s.radius) } : f));
+  }, []);
+  const onDrawEnd = useCallback(() => {
+    setDrawing(false);
+    requestAnimationFrame(() => nameRef.current?.focus());
+  }, []);
+  const onDrawCancel = useCallback(() => setDrawing(false), []);
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    if (!form) return;
+    const local: Record<string, string> = {};
+    const numbers = { latitude: num(form.latitude), longitude: num(form.longitude), radius: num(form.radius) };
+    for (const [k, v] of Object.entries(numbers)) {
+      if (v === null) local[k] = "Required";
+      else if (!Number.isFinite(v)) local[k] = "Must be a number";
+    }
+    if (form.secret.mode === "replace" && form.secret.value.length === 0) local.webhookSecret = "Enter the new secret, or cancel";
+    if (Object.keys(local).length > 0) {
+      setFieldErrors(local);
+      setFormError("Check the highlighted fields.");
+      return;
+    }
+    const url = form.webhookUrl.trim();
+    const body: Record<string, unknown> = {
+      name: form.name,
+      ...numbers,
+      trackableIds: form.allTrackables ? null : form.trackableIds,
+      ...(enterprise
+        ? {
+            notificationType: form.notificationType,
+            webhookUrl: url === "" ? null : url,
+            ...(form.secret.mode === "replace" ? { webhookSecret: form.secret.value } : {}),
+            ...(form.secret.mode === "remove" ? { webhookSecret: null } : {}),
+          }
+        : creating
+          ? { notificationType: "none" }
+          : {}),
+    };
+    setPending(true);
+    setNotice(null);
+    try {
+      const result = saved ? await updateGeofenceAction(saved.id, body) : await createGeofenceAction(body);
+      if (!result.ok) {
+        setFieldErrors(
+          Object.fromEntries(Object.entries(result.fieldErrors).map(([k, v]) => [k.replace(/\[\d+\]$/, ""), v])),
+        );
+        setFormError(result.error);
+        return;
+      }
+      const wasCreating = creating;
+      reset({ saved: result.data, creating: false, form: formOf(result.data) });
+      setNotice(wasCreating ? "Geofence created." : "Changes saved.");
+      setUrl(`?geofence=${result.data.id}`);
+      const savedGeofence = result.data;
+      setList((l) => [...l.filter((g) => g.id !== savedGeofence.id), savedGeofence].sort(byName));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function remove() {
+    if (!saved) return;
+    const result = await deleteGeofenceAction(saved.id);
+    if (!result.ok) {
+      setFormError(result.error);
+      return;
+    }
+    const id = saved.id;
+    close(true);
+    setList((l) => l.filter((g) => g.id !== id));
+  }
+
+  async function sendTest() {
+    if (!saved) return;
+    setTestPending(true);
+    setTestResult(null);
+    try {
+      const result = await sendTestWebhookAction(saved.id, { eventType: testEvent });
+      if (!result.ok) setTestResult({ ok: false, message: result.error });
+      else if (result.data.success && result.data.deliveryId)
+        setTestResult({ ok: true, message: result.data.message, deliveryId: result.data.deliveryId });
+      else setTestResult({ ok: false, message: result.data.message });
+    } finally {
+      setTestPending(false);
+    }
+  }
+
+  const mapGeofences = useMemo(() => list.map(({ id, name, latitude, longitude, radius }) => ({ id, name, latitude, longitude, radius })), [list]);
+  const mapTrackables = useMemo(
+    () => trackables.flatMap((t) => (t.lastPosition ? [{ id: t.id, name: t.name, latitude: t.lastPosition.latitude, longitude: t.lastPosition.longitude }] : [])),
+    [trackables],
+  );
+
+  const err = (k: string) => fieldErrors[k] ?? null;
+  const aria = (id: string, k: string, hint = false) => ({
+    "aria-invalid": err(k) ? true : undefined,
+    "aria-describedby": err(k) ? `${id}-error` : hint ? `${id}-hint` : undefined,
+  });
+
+  return (
+    <>
+      <PageHeader
+        title="Geofences"
+        description="Circles that raise geofence.entry and geofence.exit events when your trackables cross them."
+        actions={
+          <Button onClick={startNew} disabled={drawing}>
+            New geofence
+          </Button>
+        }
+      />
+      <div className="flex flex-col gap-4 lg:flex-row lg:items-start">
+        <div className="order-1 h-[55vh] min-h-80 lg:sticky lg:top-8 lg:order-2 lg:h-[calc(100vh-11rem)] lg:min-w-0 lg:flex-1">
+          <GeofenceMap
+            config={config}
+            geofences={mapGeofences}
+            trackables={mapTrackables}
+            selectedId={selectedId}
+            draft={draft}
+            drawing={drawing}
+            focusKey={focusKey}
+            onSelect={select}
+            onDraftChange={onDraftChange}
+            onDrawEnd={onDrawEnd}
+            onDrawCancel={onDrawCancel}
+          />
+        </div>
+
+        <div className="order-2 lg:order-1 lg:w-[23rem] lg:shrink-0">
+          {form === null ? (
+            <GeofenceList geofences={list} onSelect={select} onNew={startNew} />
+          ) : (
+            <Card className="p-5">
+              <div className="flex items-center justify-between gap-2">
+                <h2 className="text-base font-semibold text-slate-900">{creating ? "New geofence" : saved?.name}</h2>
+                <Button variant="ghost" size="sm" onClick={() => close()}>
+                  ← All geofences
+                </Button>
+              </div>
+              {creating && !draft && !drawing ? (
+                <p className="mt-2 text-sm text-slate-600">Draw the circle on the map, or type its centre and radius below.</p>
+              ) : null}
+              <form onSubmit={save} noValidate className="mt-4 space-y-5" aria-label="Geofence">
+                {formError ? <Alert>{formError}</Alert> : null}
+                {notice && !dirty ? <Alert tone="success">{notice}</Alert> : null}
+                <Field id="gf-name" label="Name" error={err("name")}>
+                  <input
+                    ref={nameRef}
+                    id="gf-name"
+                    className={inputClass}
+                    value={form.name}
+                    maxLength={100}
+                    onChange={(e) => update({ name: e.target.value })}
+                    {...aria("gf-name", "name")}
+                  />
+                </Field>
+
+                <fieldset className="space-y-3">
+                  <div className="flex items-center justify-between">
+                    <legend className="text-sm font-medium text-slate-800">Shape</legend>
+                    <Button variant="secondary" size="sm" onClick={() => setDrawing((d) => !d)} aria-pressed={drawing}>
+                      {drawing ? "Cancel drawing" : draft ? "Redraw on map" : "Draw on map"}
+                    </Button>
+                  </div>
+                  <div className="grid grid-cols-2 gap-3">
+                    <Field id="gf-lat" label="Latitude" error={err("latitude")}>
+                      <input
+                        id="gf-lat"
+                        type="number"
+                        step="any"
+                        inputMode="decimal"
+                        className={inputClass}
+                        value={form.latitude}
+                        onChange={(e) => update({ latitude: e.target.value })}
+                        onBlur={() => setFocusKey((k) => k + 1)}
+                        {...aria("gf-lat", "latitude")}
+                      />
+                    </Field>
+                    <Field id="gf-lon" label="Longitude" error={err("longitude")}>
+                      <input
+                        id="gf-lon"
+                        type="number"
+                        step="any"
+                        inputMode="decimal"
+                        className={inputClass}
+                        value={form.longitude}
+                        onChange={(e) => update({ longitude: e.target.value })}
+                        onBlur={() => setFocusKey((k) => k + 1)}
+                        {...aria("gf-lon", "longitude")}
+                      />
+                    </Field>
+                  </div>
+                  <Field id="gf-radius" label="Radius (metres)" hint="1 to 100,000 m" error={err("radius")}>
+                    <input
+                      id="gf-radius"
+                      type="number"
+                      min={1}
+                      max={100000}
+                      step={1}
+                      inputMode="numeric"
+                      className={inputClass}
+                      value={form.radius}
+                      onChange={(e) => update({ radius: e.target.value })}
+                      onBlur={() => setFocusKey((k) => k + 1)}
+                      {...aria("gf-radius", "radius", true)}
+                    />
+                  </Field>
+                </fieldset>
+
+                <AssignedTrackables
+                  trackables={trackables}
+                  all={form.allTrackables}
+                  ids={form.trackableIds}
+                  error={err("trackableIds")}
+                  onChange={(allTrackables, trackableIds) => update({ allTrackables, trackableIds })}
+                />
+
+                <fieldset className="space-y-3" disabled={!enterprise}>
+                  <legend className="text-sm font-medium text-slate-800">Notifications</legend>
+                  {!enterprise ? (
+                    <Alert tone="info">
+                      Webhooks need the Enterprise plan. Free accounts keep their geofences and see entries and exits through the
+                      API; upgrade to have them sent to your endpoint.
+                    </Alert>
+                  ) : null}
+                  <div className="flex gap-4" role="radiogroup" aria-label="Notification type">
+                    {(["none", "webhook"] as const).map((t) => (
+                      <label key={t} className="flex items-center gap-2 text-sm text-slate-800">
+                        <input
+                          type="radio"
+                          name="gf-notification"
+                          value={t}
+                          checked={form.notificationType === t}
+                          onChange={() => update({ notificationType: t })}
+                          className="h-4 w-4 accent-indigo-600"
+                        />
+                        {t === "none" ? "None" : "Webhook"}
+                      </label>
+                    ))}
+                  </div>
+                  {err("notificationType") ? <p className="text-xs text-red-600">{err("notificationType")}</p> : null}
+                  {form.notificationType === "webhook" || form.webhookUrl !== "" ? (
+                    <>
+                      <Field
+                        id="gf-url"
+                        label="Webhook URL"
+                        hint="Receives geofence.entry and geofence.exit as signed JSON POSTs."
+                        error={err("webhookUrl")}
+                      >
+                        <input
+                          id="gf-url"
+                          type="url"
+                          className={cx(inputClass, "font-mono")}
+                          placeholder="https://example.com/webhooks/fenceline"
+                          value={form.webhookUrl}
+                          onChange={(e) => update({ webhookUrl: e.target.value })}
+                          {...aria("gf-url", "webhookUrl", true)}
+                        />
+                      </Field>
+                      <SecretControl
+                        id="gf-secret"
+                        isSet={saved?.webhookSecretSet ?? false}
+                        change={form.secret}
+                        error={err("webhookSecret")}
+                        onChange={(secret) => update({ secret })}
+                      />
+                    </>
+                  ) : null}
+                </fieldset>
+
+                <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
+                  <Button type="submit" disabled={pending || drawing}>
+                    {pending ? "Saving…" : creating ? "Create geofence" : "Save changes"}
+                  </Button>
+                  {saved ? (
+                    <ConfirmButton label="Delete" title={`Delete “${saved.name}”?`} confirmLabel="Delete geofence" size="md" onConfirm={remove}>
+                      The geofence and its assignments are removed; no exit events are sent. Its delivery history is kept.
+                    </ConfirmButton>
+                  ) : null}
+                  {dirty && saved ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
+                </div>
+              </form>
+
+              {saved && enterprise && saved.notificationType === "webhook" ? (
+                <TestWebhook
+                  geofenceId={saved.id}
+                  event={testEvent}
+                  onEvent={setTestEvent}
+                  pending={testPending}
+                  disabled={dirty}
+                  result={testResult}
+                  onSend={sendTest}
+                />
+              ) : null}
+              {saved && enterprise ? (
+                <p className="mt-4 text-sm">
+                  <Link className="font-medium text-indigo-700 hover:underline" href={`/deliveries?geofence=${saved.id}`}>
+                    Delivery history of this geofence →
+                  </Link>
+                </p>
+              ) : null}
+            </Card>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function GeofenceList({ geofences, onSelect, onNew }: { geofences: Geofence[]; onSelect: (id: string) => void; onNew: () => void }) {
+  if (geofences.length === 0) {
+    return (
+      <EmptyState title="No geofences yet" action={<Button onClick={onNew}>Draw your first geofence</Button>}>
+        Press on the map for the centre and drag out the radius, or type the coordinates.
+      </EmptyState>
+    );
+  }
+  return (
+    <Card className="overflow-hidden">
+      <h2 className="border-b border-slate-100 px-4 py-3 text-sm font-semibold text-slate-900">
+        {geofences.length} geofence{geofences.length === 1 ? "" : "s"}
+      </h2>
+      <ul className="max-h-[calc(100vh-15rem)] divide-y divide-slate-100 overflow-y-auto" aria-label="Geofences">
+        {geofences.map((g) => (
+          <li key={g.id}>
+            <button
+              type="button"
+              onClick={() => onSelect(g.id)}
+              className="block w-full px-4 py-3 text-left hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none"
+              data-testid="geofence-item"
+            >
+              <span className="block truncate text-sm font-medium text-slate-900">{g.name}</span>
+              <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-500">
+                <span>{metres(g.radius)}</span>
+                <span aria-hidden>·</span>
+                <span>{assignedLabel(g)}</span>
+                <Badge color={g.notificationType === "webhook" ? "blue" : "gray"}>
+                  {g.notificationType === "webhook" ? "Webhook" : "No notifications"}
+                </Badge>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function AssignedTrackables({
+  trackables,
+  all,
+  ids,
+  error,
+  onChange,
+}: {
+  trackables: TrackableSummary[];
+  all: boolean;
+  ids: string[];
+  error: string | null;
+  onChange: (all: boolean, ids: string[]) => void;
+}) {
+  const toggle = (id: string, on: boolean) => onChange(false, on ? [...ids, id] : ids.filter((x) => x !== id));
+  return (
+    <fieldset aria-describedby={error ? "gf-trackables-error" : undefined}>
+      <legend className="text-sm font-medium text-slate-800">Applies to</legend>
+      <label className="mt-2 flex items-center gap-2 text-sm text-slate-800">
+        <input type="checkbox" className="h-4 w-4 accent-indigo-600" checked={all} onChange={(e) => onChange(e.target.checked, ids)} />
+        All trackables, including ones added later
+      </label>
+      {trackables.length === 0 ? (
+        <p className="mt-2 text-xs text-slate-500">No trackables yet: create them through the API or on the Trackables page.</p>
+      ) : (
+        <ul className={cx("mt-2 max-h-44 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2", all && "opacity-60")}>
+          {trackables.map((t) => (
+            <li key={t.id}>
+              <label className="flex items-center gap-2 text-sm text-slate-800">
+                <input
+                  type="checkbox"
+                  className="h-4 w-4 accent-indigo-600"
+                  disabled={all}
+                  checked={all || ids.includes(t.id)}
+                  onChange={(e) => toggle(t.id, e.target.checked)}
+                />
+                <span className="truncate">{t.name}</span>
+                <span className="text-xs text-slate-400">{t.type}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error ? (
+        <p id="gf-trackables-error" role="alert" className="mt-1 text-xs text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function TestWebhook({
+  geofenceId,
+  event,
+  onEvent,
+  pending,
+  disabled,
+  result,
+  onSend,
+}: {
+  geofenceId: string;
+  event: "entry" | "exit";
+  onEvent: (e: "entry" | "exit") => void;
+  pending: boolean;
+  disabled: boolean;
+  result: TestResult | null;
+  onSend: () => void;
+}) {
+  return (
+    <section className="mt-5 space-y-3 border-t border-slate-100 pt-4" aria-labelledby="gf-test-title">
+      <h3 id="gf-test-title" className="text-sm font-semibold text-slate-900">
+        Test the webhook
+      </h3>
+      <p className="text-xs text-slate-500">Sends one signed delivery with this geofence, a sample beacon and a location at the centre.</p>
+      <div className="flex flex-wrap items-center gap-3">
+        <label htmlFor="gf-test-event" className="sr-only">
+          Event to send
+        </label>
+        <select
+          id="gf-test-event"
+          className={cx(inputClass, "max-w-48")}
+          value={event}
+          onChange={(e) => onEvent(e.target.value === "exit" ? "exit" : "entry")}
+        >
+          <option value="entry">geofence.entry</option>
+          <option value="exit">geofence.exit</option>
+        </select>
+        <Button variant="secondary" onClick={onSend} disabled={pending || disabled}>
+          {pending ? "Sending…" : "Send test webhook"}
+        </Button>
+      </div>
+      {disabled ? <p className="text-xs text-amber-700">Save your changes first: the test uses the saved settings.</p> : null}
+      {result?.ok ? (
+        <Alert tone="success">
+          {result.message}.{" "}
+          <Link className="font-medium underline" href={`/deliveries/${result.deliveryId}`}>
+            View the delivery
+          </Link>
+        </Alert>
+      ) : result ? (
+        <Alert>
+          {result.message}{" "}
+          <Link className="font-medium underline" href={`/deliveries?geofence=${geofenceId}`}>
+            See this geofence’s deliveries
+          </Link>
+        </Alert>
+      ) : null}
+    </section>
+  );
+}
