@@ -1,27 +1,8 @@
-import { expect, type Page } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { apiClient } from "./support/api";
 
 // Shared by the geofence, webhook and delivery specs.
-
-/**
- * Collects console errors and uncaught page errors, except the tile requests that fail by design (the suite points
- * tiles at the closed port 9). Call `expectNone()` at the end of the test.
- */
-export function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on("console", (msg) => {
-    if (msg.type() !== "error") return;
-    const where = msg.location().url ?? "";
-    if (where.startsWith("http://127.0.0.1:9/") || /127\.0\.0\.1:9\//.test(msg.text())) return;
-    // Chromium asks for /favicon.ico on its own; the app declares app/icon.svg instead.
-    if (where.endsWith("/favicon.ico")) return;
-    // The sidebar prefetches every nav page; pages built on other branches 404 until they are merged.
-    if (/\/(trackables|account)\?_rsc=/.test(where) && msg.text().includes("404")) return;
-    errors.push(`${msg.text()} (${where})`);
-  });
-  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
-  return { expectNone: () => expect(errors, errors.join("\n")).toEqual([]) };
-}
+export { watchConsole } from "./support/console";
 
 export type Api = ReturnType<typeof apiClient>;
 

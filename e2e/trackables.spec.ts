@@ -1,24 +1,7 @@
-import type { Page } from "@playwright/test";
 import { apiClient, createApiKey } from "./support/api";
+import { watchConsole } from "./support/console";
 import { shot } from "./support/screens";
 import { expect, test } from "./support/fresh-account";
-
-// Sidebar pages built on other branches: until they are merged, the nav's prefetch of them answers 404.
-const NOT_YET_MERGED = /^\/(geofences|webhooks|deliveries)$/;
-
-// Console errors and uncaught exceptions of a page, minus the map tiles that cannot load (they point at a closed port).
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (msg) => {
-    if (msg.type() !== "error") return;
-    const url = msg.location().url ?? "";
-    if (url.includes("127.0.0.1:9/") || /net::ERR_/.test(msg.text())) return;
-    if (url && msg.text().includes("404") && NOT_YET_MERGED.test(new URL(url).pathname)) return;
-    errors.push(`${msg.text()} (${url})`);
-  });
-  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
-  return errors;
-}
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 // <input type="datetime-local"> values in UTC, as the range form reads them.
@@ -149,7 +132,7 @@ test("trackables: create, first position on the map, track and time ranges, rena
   expect((await api.get(`/trackables/${id}`)).status).toBe(404);
   expect((await api.get(`/trackables/${id}/locations`)).status).toBe(404);
 
-  expect(errors).toEqual([]);
+  errors.expectNone();
 });
 
 test("unknown and malformed trackable ids show the not-found page", async ({ page }) => {
@@ -184,7 +167,7 @@ test("account: plan, members, workspace name", async ({ page, freshAccount }) =>
   // The sidebar shows the new name.
   await expect(page.getByRole("complementary").getByText("Fleet Ops", { exact: true })).toBeVisible();
   await shot(page, "account-1280");
-  expect(errors).toEqual([]);
+  errors.expectNone();
 });
 
 test.describe("on a phone", () => {
@@ -226,7 +209,7 @@ test.describe("on a phone", () => {
     await expect(page.getByTestId("member-row")).toHaveCount(1);
     await noOverflow();
     await shot(page, "account-390");
-    expect(errors).toEqual([]);
+    errors.expectNone();
   });
 });
 
@@ -250,5 +233,5 @@ test("the list pages with a cursor past 25 trackables", async ({ page, request }
   await page.goto("/trackables?cursor=not-a-cursor");
   await expect(page.getByText("That page link has expired")).toBeVisible();
   await expect(page.getByTestId("trackable-row")).toHaveCount(25);
-  expect(errors).toEqual([]);
+  errors.expectNone();
 });

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDb } from "@/tests/support/test-db";
+import { openUnitDb } from "@/tests/support/unit-db";
 import type { Db } from "@/lib/db/client";
 import { accounts } from "@/lib/db/schema";
 import { hashPassword, verifyPassword } from "./password";
@@ -10,7 +10,7 @@ import { EmailTakenError, findOrCreateOAuthUser, getUserWithAccount, signUp, ver
 let db: Db;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  ({ db, close } = await openTestDb("auth"));
+  ({ db, close } = await openUnitDb("auth"));
 }, 120_000);
 afterAll(async () => close?.());
 

@@ -1,4 +1,4 @@
-import { openTestDb } from "@/tests/support/test-db";
+import { openUnitDb } from "@/tests/support/unit-db";
 import { randomBytes } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,7 +28,7 @@ const tokenOf = (url: string) => new URL(url).pathname.split("/").pop()!;
 const secondsAgo = (s: number) => new Date(Date.now() - s * 1000);
 
 beforeAll(async () => {
-  ({ db, close } = await openTestDb("share_links"));
+  ({ db, close } = await openUnitDb("share_links"));
   const [account] = await db
     .insert(accounts)
     .values({ slug: `share-${randomBytes(6).toString("hex")}`, name: "share", plan: "free" })

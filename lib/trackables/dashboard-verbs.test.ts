@@ -1,15 +1,12 @@
-import { scratchPostgres } from "@/tests/support/scratch-db";
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAccountMembers, renameAccount } from "@/lib/accounts/accounts";
 import { UpdateAccountInput } from "@/lib/accounts/schemas";
 import type { Ctx } from "@/lib/context";
-import { closeDb, getDbHandle, type Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { accounts, trackableStates, users } from "@/lib/db/schema";
+import { openUnitDb } from "@/tests/support/unit-db";
 import { ingestLocations } from "@/lib/locations/locations";
 import { readTrack } from "@/lib/locations/track";
 import { deviceStatus, getTrackableStatuses, listTrackablePositions } from "./status";
@@ -17,40 +14,19 @@ import { createTrackable, getTrackable } from "./trackables";
 
 // The verbs the dashboard added, against a real database opened the way the app opens it (embedded PGlite in a temp
 // DATA_DIR, or a scratch database on DATABASE_URL's Postgres).
+let unit: Awaited<ReturnType<typeof openUnitDb>>;
 let db: Db;
-let dataDir: string | undefined;
-let dropDatabase: (() => Promise<void>) | undefined;
 let ctx: Ctx;
 let other: Ctx;
 
-async function newAccount(label: string): Promise<Ctx> {
-  const [row] = await db
-    .insert(accounts)
-    .values({ slug: `${label}-${randomBytes(6).toString("hex")}`, name: label, plan: "free" })
-    .returning();
-  return { account: { id: row!.id, plan: row!.plan }, db };
-}
-
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_unit");
-    process.env.DATABASE_URL = scratch.url;
-    dropDatabase = scratch.drop;
-  } else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-dashboard-"));
-    process.env.DATA_DIR = dataDir;
-  }
-  db = (await getDbHandle("cli")).db;
-  ctx = await newAccount("dash");
-  other = await newAccount("dash-other");
+  unit = await openUnitDb("dashboard");
+  db = unit.db;
+  ctx = await unit.account("free");
+  other = await unit.account("free");
 }, 120_000);
 
-afterAll(async () => {
-  if (db) await db.delete(accounts).where(inArray(accounts.id, [ctx.account.id, other.account.id]));
-  await closeDb();
-  await dropDatabase?.();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => unit?.close());
 
 const at = (iso: string) => new Date(iso);
 
@@ -167,7 +143,7 @@ describe("account verbs", () => {
     const row = await renameAccount({ ctx, input: parsed });
     expect(row.name).toBe("Fleet ops");
     const [otherRow] = await db.select().from(accounts).where(eq(accounts.id, other.account.id));
-    expect(otherRow!.name).toBe("dash-other");
+    expect(otherRow!.name).toBe("dashboard");
     expect(UpdateAccountInput.safeParse({ name: " " }).success).toBe(false);
     expect(UpdateAccountInput.safeParse({ name: "x".repeat(101) }).success).toBe(false);
   });
