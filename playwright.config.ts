@@ -1,12 +1,9 @@
-import path from "node:path";
+import { e2eServer } from "./e2e/support/server";
 import { defineConfig, devices } from "@playwright/test";
 
 // The suite runs against the built app (`npm start`) with a data directory of its own, emptied at each start.
 // E2E_PORT picks the port (default 3100) so several checkouts can run it side by side.
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://localhost:${port}`;
-const dataDir = path.resolve(`.data-e2e-${port}`);
-export const RETRY_DELAYS_MS = "1000,2000,3000";
+const { port, baseURL, dataDir, retryDelaysMs } = e2eServer;
 
 export default defineConfig({
   testDir: "e2e",
@@ -55,7 +52,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       // The receivers of the suite listen on 127.0.0.1 over http.
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-      WEBHOOK_RETRY_DELAYS: RETRY_DELAYS_MS,
+      WEBHOOK_RETRY_DELAYS: retryDelaysMs,
       DEFAULT_PLAN: "enterprise",
       // Maps must render without tiles: point them at a closed local port instead of the internet.
       NEXT_PUBLIC_MAP_TILE_URL: "http://127.0.0.1:9/{z}/{x}/{y}.png",

@@ -375,8 +375,8 @@ export function GeofenceEditor({
                   <legend className="text-sm font-medium text-slate-800">Notifications</legend>
                   {!enterprise ? (
                     <Alert tone="info">
-                      Webhooks need the Enterprise plan. Free accounts keep their geofences and see entries and exits through the
-                      API; upgrade to have them sent to your endpoint.
+                      Webhooks need the Enterprise plan. Your geofences keep working on the free plan; on Enterprise, every
+                      entry and exit is also sent to your endpoint as a signed webhook.
                     </Alert>
                   ) : null}
                   <div className="flex gap-4" role="radiogroup" aria-label="Notification type">

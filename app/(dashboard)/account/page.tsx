@@ -36,7 +36,7 @@ export default async function AccountPage() {
             <WorkspaceNameForm name={account.name} />
           </div>
           <p className="mt-3 text-xs text-slate-500">
-            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5">{account.slug}</code> (used by{" "}
+            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5" data-testid="account-slug">{account.slug}</code> (used by{" "}
             <code className="rounded bg-slate-100 px-1 py-0.5">npm run apikey:create -- --account {account.slug}</code>).
           </p>
         </Card>
