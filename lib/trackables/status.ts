@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import { exec, type Ctx } from "@/lib/context";
-import { locations, trackableStates, trackables } from "@/lib/db/schema";
+import { trackableStates, trackables } from "@/lib/db/schema";
 import type { Location } from "@/lib/locations/schemas";
 import { serializeLocation } from "@/lib/locations/serialize";
+import { lastLocationLateral } from "./trackables";
 
 /** online/offline as device.status_changed reports it; "never" before the first location. */
 export type DeviceStatus = "online" | "offline" | "never";
@@ -93,37 +94,18 @@ export async function listTrackablePositions({
   limit?: number;
   now?: Date;
 }): Promise<{ data: TrackablePosition[]; truncated: boolean }> {
-  // The newest location per trackable: one backward probe of locations_trackable_ts_idx per row.
-  const last = exec(ctx)
-    .select()
-    .from(locations)
-    .where(eq(locations.trackableId, trackables.id))
-    .orderBy(desc(locations.timestamp), desc(locations.id))
-    .limit(1)
-    .as("last_location");
+  const last = lastLocationLateral(ctx);
   const rows = await exec(ctx)
     .select({
       id: trackables.id,
       name: trackables.name,
       type: trackables.type,
-      last: {
-        id: last.id,
-        trackableId: last.trackableId,
-        latitude: last.latitude,
-        longitude: last.longitude,
-        accuracy: last.accuracy,
-        altitude: last.altitude,
-        speed: last.speed,
-        heading: last.heading,
-        battery: last.battery,
-        timestamp: last.timestamp,
-        receivedAt: last.receivedAt,
-      },
+      last: last.columns,
       stateStatus: trackableStates.status,
       stateSeenAt: trackableStates.lastSeenAt,
     })
     .from(trackables)
-    .innerJoinLateral(last, sql`true`)
+    .innerJoinLateral(last.subquery, sql`true`)
     .leftJoin(trackableStates, eq(trackableStates.trackableId, trackables.id))
     .where(eq(trackables.accountId, ctx.account.id))
     .orderBy(desc(trackables.id))

@@ -20,36 +20,37 @@ export function serializeTrackable(row: TrackableRow, last: LocationRow | null):
 }
 
 // The newest location of each selected trackable: one backward index probe per row (locations_trackable_ts_idx).
-const lastLocation = (ctx: Ctx) =>
-  exec(ctx)
+// Join it with `.leftJoinLateral(last.subquery, sql\`true\`)` and select `last.columns`.
+export function lastLocationLateral(ctx: Ctx) {
+  const subquery = exec(ctx)
     .select()
     .from(locations)
     .where(eq(locations.trackableId, trackables.id))
     .orderBy(desc(locations.timestamp), desc(locations.id))
     .limit(1)
     .as("last_location");
+  const columns = {
+    id: subquery.id,
+    trackableId: subquery.trackableId,
+    latitude: subquery.latitude,
+    longitude: subquery.longitude,
+    accuracy: subquery.accuracy,
+    altitude: subquery.altitude,
+    speed: subquery.speed,
+    heading: subquery.heading,
+    battery: subquery.battery,
+    timestamp: subquery.timestamp,
+    receivedAt: subquery.receivedAt,
+  };
+  return { subquery, columns };
+}
 
 async function selectWithLast(ctx: Ctx, where: ReturnType<typeof and>, limit: number) {
-  const last = lastLocation(ctx);
+  const last = lastLocationLateral(ctx);
   const rows = await exec(ctx)
-    .select({
-      trackable: getTableColumns(trackables),
-      last: {
-        id: last.id,
-        trackableId: last.trackableId,
-        latitude: last.latitude,
-        longitude: last.longitude,
-        accuracy: last.accuracy,
-        altitude: last.altitude,
-        speed: last.speed,
-        heading: last.heading,
-        battery: last.battery,
-        timestamp: last.timestamp,
-        receivedAt: last.receivedAt,
-      },
-    })
+    .select({ trackable: getTableColumns(trackables), last: last.columns })
     .from(trackables)
-    .leftJoinLateral(last, sql`true`)
+    .leftJoinLateral(last.subquery, sql`true`)
     .where(where)
     .orderBy(desc(trackables.id))
     .limit(limit);
