@@ -139,7 +139,8 @@ test("unknown and malformed trackable ids show the not-found page", async ({ pag
   for (const id of ["0193a4b2-0000-7000-8000-000000000000", "not-a-uuid"]) {
     const res = await page.goto(`/trackables/${id}`);
     expect(res?.status()).toBe(404);
-    await expect(page.getByText("This page could not be found")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Not found in this workspace" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
   }
 });
 
@@ -234,4 +235,10 @@ test("the list pages with a cursor past 25 trackables", async ({ page, request }
   await expect(page.getByText("That page link has expired")).toBeVisible();
   await expect(page.getByTestId("trackable-row")).toHaveCount(25);
   errors.expectNone();
+});
+
+test("an unknown address outside the dashboard gets the branded 404 page", async ({ page }) => {
+  const res = await page.goto("/no/such/page");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "This page does not exist" })).toBeVisible();
 });

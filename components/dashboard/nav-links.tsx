@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import Link, { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
 import { cx } from "@/components/ui";
 
@@ -25,16 +25,31 @@ export function NavLinks() {
                 href={l.href}
                 aria-current={active ? "page" : undefined}
                 className={cx(
-                  "block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium",
+                  "flex items-center justify-between gap-2 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium",
                   active ? "bg-indigo-50 text-indigo-700" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
                 )}
               >
                 {l.label}
+                <PendingDot />
               </Link>
             </li>
           );
         })}
       </ul>
     </nav>
+  );
+}
+
+// While the page a link leads to renders on the server, the link shows a small spinner (dashboard pages are dynamic).
+function PendingDot() {
+  const { pending } = useLinkStatus();
+  return (
+    <span
+      aria-hidden="true"
+      className={cx(
+        "h-3 w-3 rounded-full border-2 border-indigo-300 border-t-indigo-600 transition-opacity",
+        pending ? "animate-spin opacity-100" : "opacity-0",
+      )}
+    />
   );
 }

@@ -15,7 +15,12 @@ export function apiClient(request: APIRequestContext, key: string) {
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await request.fetch(`/api/v1${path}`, {
       method,
-      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        // A fresh connection per call: reusing one the server is just closing (its keep-alive timeout) gives ECONNRESET.
+        Connection: "close",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       data: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
