@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import { getDb, type Executor } from "@/lib/db/client";
 import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryRow } from "@/lib/db/schema";
@@ -72,11 +72,16 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
   const failedOutcome = (): AttemptOutcome => (opts.final ? "failed" : "retry");
   const retryAt = () => (opts.final ? null : new Date(Date.now() + (config.WEBHOOK_RETRY_DELAYS[number - 1] ?? 0)));
 
+  // One statement claims the attempt (the insert) and, when it did, shows it on the delivery (the update).
+  const claim = db.$with("claim").as(
+    db.insert(webhookDeliveryAttempts).values({ deliveryId, number, attemptedAt: new Date() }).onConflictDoNothing().returning({ deliveryId: webhookDeliveryAttempts.deliveryId }),
+  );
   const claimed = await db
-    .insert(webhookDeliveryAttempts)
-    .values({ deliveryId, number, attemptedAt: new Date() })
-    .onConflictDoNothing()
-    .returning();
+    .with(claim)
+    .update(webhookDeliveries)
+    .set({ attemptCount: number, nextAttemptAt: null, updatedAt: new Date() })
+    .where(inArray(webhookDeliveries.id, db.select({ id: claim.deliveryId }).from(claim)))
+    .returning({ id: webhookDeliveries.id });
   if (claimed.length === 0) {
     // This attempt was claimed by an earlier run of the workflow that did not finish it (the process died).
     const [previous] = await db
@@ -94,7 +99,6 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
     return finishDelivery(deliveryId, number, failedOutcome(), retryAt());
   }
 
-  await db.update(webhookDeliveries).set({ attemptCount: number, nextAttemptAt: null, updatedAt: new Date() }).where(eq(webhookDeliveries.id, deliveryId));
   const { body, headers } = deliveryRequest(delivery);
   const result = await sendWebhook({
     url: delivery.url,
@@ -103,24 +107,31 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
   });
-  await recordAttempt(deliveryId, number, result);
-  return finishDelivery(deliveryId, number, result.ok ? "succeeded" : failedOutcome(), result.ok ? null : retryAt());
+  return finishDelivery(deliveryId, number, result.ok ? "succeeded" : failedOutcome(), result.ok ? null : retryAt(), result);
 }
 
-async function recordAttempt(deliveryId: string, number: number, r: SendResult) {
-  const db = await getDb();
-  await db
-    .update(webhookDeliveryAttempts)
-    .set({ completedAt: new Date(), statusCode: r.statusCode, responseBody: r.responseBody, error: r.error, durationMs: r.durationMs })
-    .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)));
-}
-
-async function finishDelivery(deliveryId: string, number: number, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<AttemptOutcome> {
+/** Sets the delivery's status after attempt `number` and, in the same statement, records the attempt's result. */
+async function finishDelivery(
+  deliveryId: string,
+  number: number,
+  outcome: AttemptOutcome,
+  nextAttemptAt: Date | null,
+  r?: SendResult,
+): Promise<AttemptOutcome> {
   const db = await getDb();
   const status = outcome === "succeeded" ? "succeeded" : outcome === "failed" ? "failed" : "pending";
-  await db
-    .update(webhookDeliveries)
-    .set({ status, attemptCount: number, nextAttemptAt: status === "pending" ? nextAttemptAt : null, updatedAt: new Date() })
-    .where(eq(webhookDeliveries.id, deliveryId));
+  const values = { status, attemptCount: number, nextAttemptAt: status === "pending" ? nextAttemptAt : null, updatedAt: new Date() } as const;
+  if (!r) {
+    await db.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId));
+    return outcome;
+  }
+  const recorded = db.$with("recorded").as(
+    db
+      .update(webhookDeliveryAttempts)
+      .set({ completedAt: new Date(), statusCode: r.statusCode, responseBody: r.responseBody, error: r.error, durationMs: r.durationMs })
+      .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)))
+      .returning({ number: webhookDeliveryAttempts.number }),
+  );
+  await db.with(recorded).update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId));
   return outcome;
 }
