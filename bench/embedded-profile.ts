@@ -86,18 +86,23 @@ async function main() {
   byQuery.clear();
   const first = ids.slice(0, events);
   let t0 = performance.now();
+  let cpu0 = process.cpuUsage();
   for (const id of first) await post(id);
   const postMs = performance.now() - t0;
+  const postCpu = process.cpuUsage(cpu0);
   const runner = new EmbeddedRunner(handle.db, new Map(workflows.map((w) => [w.name, w])), { recoverAllOnStart: true, vacuumEveryMs: 10_000, slots: Number(process.env.SLOTS ?? 32) });
   stage = "runner";
   t0 = performance.now();
+  cpu0 = process.cpuUsage();
   await runner.start();
   await receiver.waitFor(events, 120_000);
   const runnerMs = performance.now() - t0;
+  const runnerCpu = process.cpuUsage(cpu0);
+  const cpuMs = (u: NodeJS.CpuUsage) => ((u.user + u.system) / 1000 / events).toFixed(2);
   const s = (name: string) => byStage.get(name) ?? { count: 0, ms: 0 };
   console.log(`phase 1 (${events} posts, then the runner drains them):`);
-  console.log(`  per POST:  ${(s("post").count / events).toFixed(1)} queries, ${(s("post").ms / events).toFixed(2)} ms in the DB, ${(postMs / events).toFixed(2)} ms wall`);
-  console.log(`  per event in the runner: ${(s("runner").count / events).toFixed(1)} queries, ${(s("runner").ms / events).toFixed(2)} ms in the DB, ${(runnerMs / events).toFixed(2)} ms wall (drained at ${((events * 1000) / runnerMs).toFixed(0)}/s)`);
+  console.log(`  per POST:  ${(s("post").count / events).toFixed(1)} queries, ${(s("post").ms / events).toFixed(2)} ms in the DB, ${(postMs / events).toFixed(2)} ms wall, ${cpuMs(postCpu)} ms CPU`);
+  console.log(`  per event in the runner: ${(s("runner").count / events).toFixed(1)} queries, ${(s("runner").ms / events).toFixed(2)} ms in the DB, ${(runnerMs / events).toFixed(2)} ms wall, ${cpuMs(runnerCpu)} ms CPU (drained at ${((events * 1000) / runnerMs).toFixed(0)}/s)`);
   const top = [...byQuery.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 14);
   for (const [q, st] of top) console.log(`  ${String(st.count).padStart(6)} × ${(st.ms / st.count).toFixed(2).padStart(6)} ms  ${q}`);
 
