@@ -67,7 +67,9 @@ export class EmbeddedRunner {
   async start(): Promise<void> {
     this.stopped = false;
     if (this.opts.recoverAllOnStart) {
-      await this.db.update(jobs).set({ status: "queued", lockedUntil: null, lockedBy: null }).where(eq(jobs.status, "running"));
+      // Their leases are ended rather than the jobs requeued: a queued job may share an orphan's dedupe key (a post
+      // that came in during its evaluation), and two queued jobs with one key break the unique index.
+      await this.db.update(jobs).set({ lockedUntil: new Date(0), lockedBy: null }).where(eq(jobs.status, "running"));
     }
     setRunnerWaker(() => this.wake());
     this.timers.push(setInterval(() => this.wake(), this.opts.pollMs));
