@@ -45,6 +45,14 @@ function wrap<T extends Queryable>(target: T): T {
 }
 
 async function main() {
+  // PROFILE_PG=<url>: the same on a scratch database of that Postgres instead of PGlite.
+  let drop = async () => {};
+  if (process.env.PROFILE_PG) {
+    const { scratchPostgres } = await import("@/tests/support/scratch-db");
+    const scratch = await scratchPostgres(process.env.PROFILE_PG, "fenceline_profile");
+    process.env.DATABASE_URL = scratch.url;
+    drop = scratch.drop;
+  }
   const { getDbHandle } = await import("@/lib/db/client");
   const { provisionApiKey } = await import("@/lib/api-keys/provision");
   const { verifyApiKey } = await import("@/lib/api-keys/keys");
@@ -58,9 +66,12 @@ async function main() {
 
   const handle = await getDbHandle();
   const client = (handle.db as unknown as { $client: Queryable & { transaction: (cb: (tx: Queryable) => Promise<unknown>) => Promise<unknown> } }).$client;
-  wrap(client);
-  const transaction = client.transaction.bind(client);
-  client.transaction = (cb) => transaction((tx) => cb(wrap(tx)));
+  if (handle.kind === "pglite") {
+    // Query counts and times on PGlite only (postgres.js has no query method to wrap).
+    wrap(client);
+    const transaction = client.transaction.bind(client);
+    client.transaction = (cb) => transaction((tx) => cb(wrap(tx)));
+  }
 
   const receiver = await startReceiver({ secret: "profile-secret" });
   const arrivals = new Map<string, number>();
@@ -129,6 +140,7 @@ async function main() {
   await runner.stop();
   await receiver.close();
   await handle.close();
+  await drop();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
