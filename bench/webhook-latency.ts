@@ -1,10 +1,17 @@
 // Latency from `POST …/locations` returning to the receiver getting geofence.entry, on the embedded runner (PGlite,
 // the default install), with 50 entry events per second sustained for a minute. Prints p50/p95/p99/max.
-// Usage: npx tsx bench/webhook-latency.ts [seconds=60] [eventsPerSecond=50]
+// Usage: npx tsx bench/webhook-latency.ts [seconds=60] [eventsPerSecond=50]; with DATABASE_URL, on that Postgres.
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
+import fs from "node:fs";
 import { fmt, provisionKey } from "./lib";
+
+/** CPU time (user + system) a process has used so far, from /proc (Linux). */
+function serverCpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
 
 const seconds = Number(process.argv[2] ?? 60);
 const rate = Number(process.argv[3] ?? 50);
@@ -13,8 +20,11 @@ async function main() {
   buildIfStale();
   const arrivals = new Map<string, number>();
   const receiver = await startReceiver({ secret: "latency-secret" });
+  // PGlite (the default install) unless DATABASE_URL is set: then a scratch database on that Postgres.
   const app = await startServer({
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", RATE_LIMIT_PER_MINUTE: "1000000000", DATABASE_URL: "", REDIS_URL: "" },
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+    // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written there when it stops.
+    nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
   try {
     const key = await provisionKey(app, "latency", "enterprise");
@@ -38,7 +48,10 @@ async function main() {
       return { status: 200 };
     });
 
+    const sent = new Map<string, number>();
     const returned = new Map<string, number>();
+    const failures: string[] = [];
+    const cpuBefore = serverCpuMs(app.process.pid!);
     const started = performance.now();
     const posts: Promise<void>[] = [];
     for (let i = 0; i < total; i++) {
@@ -46,19 +59,37 @@ async function main() {
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const id = trackables[i]!;
+      sent.set(id, performance.now());
       posts.push(
-        post(`/trackables/${id}/locations`, { latitude: 0.001, longitude: 0.001 }).then(async (res) => {
-          await res.arrayBuffer();
-          returned.set(id, performance.now());
-        }),
+        post(`/trackables/${id}/locations`, { latitude: 0.001, longitude: 0.001 }).then(
+          async (res) => {
+            await res.arrayBuffer();
+            if (res.status === 201) returned.set(id, performance.now());
+            else failures.push(`HTTP ${res.status}`);
+          },
+          (err: unknown) => void failures.push(String((err as { cause?: { code?: string } }).cause?.code ?? err)),
+        ),
       );
     }
     await Promise.all(posts);
     const sendSeconds = (performance.now() - started) / 1000;
-    await receiver.waitFor(total, 60_000);
-    const latencies = trackables.map((id) => arrivals.get(id)! - returned.get(id)!).sort((a, b) => a - b);
+    const stored = [...returned.keys()];
+    await receiver.waitFor(stored.length, 60_000).catch(() => {});
+    const cpuMs = serverCpuMs(app.process.pid!) - cpuBefore;
+    const latencies = stored.filter((id) => arrivals.has(id)).map((id) => arrivals.get(id)! - returned.get(id)!).sort((a, b) => a - b);
     const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
-    console.log(`webhook latency bench: ${fmt(total)} entries at ${fmt(total / sendSeconds, 1)}/s for ${fmt(sendSeconds, 1)} s, embedded runner on PGlite`);
+    const backend = process.env.DATABASE_URL ? "Postgres" : "PGlite";
+    console.log(`webhook latency bench: ${fmt(stored.length)} of ${fmt(total)} posts stored at ${fmt(stored.length / sendSeconds, 1)}/s (target ${rate}/s) for ${fmt(sendSeconds, 1)} s, embedded runner on ${backend}`);
+    if (failures.length > 0) console.log(`  ${failures.length} posts failed: ${[...new Set(failures)].join(", ")}`);
+    console.log(`  ${fmt(latencies.length)} of ${fmt(stored.length)} entries delivered`);
+    const quantiles = (xs: number[]) => {
+      xs.sort((a, b) => a - b);
+      const at = (p: number) => fmt(xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!, 1);
+      return `p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  p99 ${at(0.99)} ms`;
+    };
+    console.log(`  POST sent → response:                       ${quantiles(stored.map((id) => returned.get(id)! - sent.get(id)!))}`);
+    console.log(`  POST sent → receiver got geofence.entry:    ${quantiles(stored.filter((id) => arrivals.has(id)).map((id) => arrivals.get(id)! - sent.get(id)!))}`);
+    console.log(`  server CPU: ${fmt(cpuMs / Math.max(1, latencies.length), 2)} ms per event (post, evaluation, delivery), ${fmt((100 * cpuMs) / 1000 / sendSeconds)} % of a core while sending`);
     console.log(`  POST returned → receiver got geofence.entry: p50 ${fmt(q(0.5), 1)} ms  p95 ${fmt(q(0.95), 1)} ms  p99 ${fmt(q(0.99), 1)} ms  max ${fmt(latencies.at(-1)!, 1)} ms`);
     console.log(`  all ${fmt(receiver.received.length)} deliveries signed correctly: ${receiver.received.every((r) => r.signatureValid)}`);
   } finally {

@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { forgetVerifiedKeys } from "@/lib/api-keys/keys";
 import { env } from "@/lib/config/env";
 import { exec, type Ctx, type Plan } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
@@ -21,7 +22,7 @@ export async function ensureAccount(db: Db, input: { slug: string; plan?: Plan; 
   if (!SLUG_PATTERN.test(input.slug)) {
     throw new Error(`Invalid account slug "${input.slug}": use lowercase letters, digits and dashes (1–64 characters)`);
   }
-  return db.transaction(async (tx) => {
+  const { row, planChanged } = await db.transaction(async (tx) => {
     await tx
       .insert(accounts)
       .values({ slug: input.slug, name: input.name ?? input.slug, plan: input.plan ?? env().DEFAULT_PLAN })
@@ -29,10 +30,13 @@ export async function ensureAccount(db: Db, input: { slug: string; plan?: Plan; 
     const [row] = await tx.select().from(accounts).where(eq(accounts.slug, input.slug)).for("update");
     if (input.plan && row!.plan !== input.plan) {
       const [updated] = await tx.update(accounts).set({ plan: input.plan }).where(eq(accounts.id, row!.id)).returning();
-      return updated!;
+      return { row: updated!, planChanged: true };
     }
-    return row!;
+    return { row: row!, planChanged: false };
   });
+  // Keys verified before the change carry the old plan: this process must look them up again.
+  if (planChanged) forgetVerifiedKeys({ accountId: row.id });
+  return row;
 }
 
 /** Renames ctx's account (the workspace name shown in the dashboard); the slug does not change. */

@@ -8,6 +8,13 @@ export const KEY_PREFIX = "fl_";
 const START_LENGTH = KEY_PREFIX.length + 6;
 // Written at most this often per key, so a busy key costs one UPDATE a minute, not one per request.
 const LAST_USED_INTERVAL_MS = 60_000;
+/**
+ * A verified key is remembered in the process this long, so a busy key costs one look-up per interval, not one per
+ * request. Revoking through this process forgets it at once; another process (a second app server on the same
+ * Postgres, or apikey:revoke run with the server down) is noticed within this bound.
+ */
+export const KEY_CACHE_TTL_MS = 15_000;
+const KEY_CACHE_MAX = 10_000;
 
 export const hashKey = (key: string): string => createHash("sha256").update(key).digest("hex");
 
@@ -56,6 +63,7 @@ export async function revokeApiKey({ db, accountId, id }: { db: Db; accountId: s
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
+  forgetVerifiedKeys({ keyId: id });
   return rows.length > 0;
 }
 
@@ -66,6 +74,7 @@ export async function revokeApiKeyById(db: Db, id: string): Promise<boolean> {
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
+  forgetVerifiedKeys({ keyId: id });
   return rows.length > 0;
 }
 
@@ -76,18 +85,47 @@ export interface VerifiedKey {
 
 const lastTouched = new Map<string, number>();
 
-/** Looks a presented key up by its hash. Unknown, malformed or revoked: null. */
-export async function verifyApiKey(db: Db, presented: string): Promise<VerifiedKey | null> {
+// By key hash. On globalThis: Next.js may load this module once per route bundle, and all must share one cache.
+const globalForKeys = globalThis as unknown as { __fencelineKeyCache?: Map<string, { verified: VerifiedKey; until: number }> };
+const keyCache = () => (globalForKeys.__fencelineKeyCache ??= new Map());
+// Bumped by every forget: a look-up that started before a revocation must not cache what it read.
+let generation = 0;
+
+/** Drops cached verifications of a key, or of every key of an account (revocation, plan change). */
+export function forgetVerifiedKeys(match: { keyId?: string; accountId?: string }): void {
+  generation++;
+  for (const [hash, entry] of keyCache()) {
+    if (entry.verified.keyId === match.keyId || entry.verified.account.id === match.accountId) keyCache().delete(hash);
+  }
+}
+
+/** Looks a presented key up by its hash (or in the short-lived cache of verified keys). Unknown, malformed or revoked: null. */
+export async function verifyApiKey(db: Db, presented: string, now = Date.now()): Promise<VerifiedKey | null> {
   if (!presented.startsWith(KEY_PREFIX) || presented.length > 128) return null;
+  const hash = hashKey(presented);
+  const cache = keyCache();
+  const cached = cache.get(hash);
+  if (cached && cached.until > now) {
+    touchLastUsed(db, cached.verified.keyId);
+    return cached.verified;
+  }
+  cache.delete(hash);
+  const startedAt = generation;
   const [row] = await db
     .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, accountId: accounts.id, plan: accounts.plan })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(eq(apiKeys.hash, hashKey(presented)))
+    .where(eq(apiKeys.hash, hash))
     .limit(1);
   if (!row || row.revokedAt) return null;
+  const verified: VerifiedKey = { keyId: row.keyId, account: { id: row.accountId, plan: row.plan } };
+  // Unknown keys are never cached (random guesses cannot fill memory); the oldest entry goes when full.
+  if (startedAt === generation) {
+    if (cache.size >= KEY_CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(hash, { verified, until: now + KEY_CACHE_TTL_MS });
+  }
   touchLastUsed(db, row.keyId);
-  return { keyId: row.keyId, account: { id: row.accountId, plan: row.plan } };
+  return verified;
 }
 
 /** Records use of a key without making the request wait for it (and at most once a minute per key). */

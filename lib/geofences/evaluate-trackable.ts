@@ -45,8 +45,12 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
     const none: EvaluationResult = { evaluated: 0, transitions: 0, deliveries: 0, more: false };
     if (!t) return none;
 
-    await tx.insert(trackableStates).values({ trackableId, accountId: t.accountId }).onConflictDoNothing();
-    const [state] = await tx.select().from(trackableStates).where(eq(trackableStates.trackableId, trackableId)).for("update");
+    // The state row, created when missing and locked either way (ON CONFLICT DO UPDATE locks it as SELECT … FOR UPDATE would).
+    const [state] = await tx
+      .insert(trackableStates)
+      .values({ trackableId, accountId: t.accountId })
+      .onConflictDoUpdate({ target: trackableStates.trackableId, set: { trackableId: sql`excluded.trackable_id` } })
+      .returning();
     const cursor: Cursor | null =
       state?.evaluatedTimestamp && state.evaluatedLocationId ? { timestamp: state.evaluatedTimestamp, id: state.evaluatedLocationId } : null;
 

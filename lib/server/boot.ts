@@ -19,6 +19,8 @@ export async function boot(): Promise<void> {
     const runner = new EmbeddedRunner(handle.db, new Map(workflows.map((w) => [w.name, w])), {
       // Only this process can open the embedded database, so every "running" job left in it is an orphan.
       recoverAllOnStart: handle.kind === "pglite",
+      // PGlite has no autovacuum; Postgres's own cleans the jobs table.
+      vacuumEveryMs: handle.kind === "pglite" ? 10_000 : 0,
     });
     await runner.start();
   }

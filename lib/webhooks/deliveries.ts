@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import { getDb, type Executor } from "@/lib/db/client";
 import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryRow } from "@/lib/db/schema";
@@ -65,19 +65,44 @@ export type AttemptOutcome = "succeeded" | "retry" | "failed" | "gone";
 export async function attemptDelivery(deliveryId: string, number: number, opts: { final: boolean }): Promise<AttemptOutcome> {
   const db = await getDb();
   const config = env();
-  const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
-  if (!delivery) return "gone";
-  if (delivery.status !== "pending") return delivery.status;
-
   const failedOutcome = (): AttemptOutcome => (opts.final ? "failed" : "retry");
   const retryAt = () => (opts.final ? null : new Date(Date.now() + (config.WEBHOOK_RETRY_DELAYS[number - 1] ?? 0)));
 
-  const claimed = await db
-    .insert(webhookDeliveryAttempts)
-    .values({ deliveryId, number, attemptedAt: new Date() })
-    .onConflictDoNothing()
+  // One statement claims the attempt of a pending delivery (the insert) and, when it did, shows it on the delivery
+  // and returns it (the update). Nothing returned: gone, no longer pending, or claimed before (sorted out below).
+  const now = new Date();
+  const claim = db.$with("claim").as(
+    db
+      .insert(webhookDeliveryAttempts)
+      .select(
+        db
+          .select({
+            // Every column, in the table's order (drizzle's rule for INSERT … SELECT); the result columns stay null.
+            deliveryId: webhookDeliveries.id,
+            number: sql<number>`${number}::int`.as("number"),
+            attemptedAt: sql<Date>`${now.toISOString()}::timestamptz`.as("attempted_at"),
+            completedAt: sql<Date | null>`null::timestamptz`.as("completed_at"),
+            statusCode: sql<number | null>`null::int`.as("status_code"),
+            responseBody: sql<string | null>`null::text`.as("response_body"),
+            error: sql<string | null>`null::text`.as("error"),
+            durationMs: sql<number | null>`null::int`.as("duration_ms"),
+          })
+          .from(webhookDeliveries)
+          .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending"))),
+      )
+      .onConflictDoNothing()
+      .returning({ deliveryId: webhookDeliveryAttempts.deliveryId }),
+  );
+  const [delivery] = await db
+    .with(claim)
+    .update(webhookDeliveries)
+    .set({ attemptCount: number, nextAttemptAt: null, updatedAt: now })
+    .where(inArray(webhookDeliveries.id, db.select({ id: claim.deliveryId }).from(claim)))
     .returning();
-  if (claimed.length === 0) {
+  if (!delivery) {
+    const [current] = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
+    if (!current) return "gone";
+    if (current.status !== "pending") return current.status;
     // This attempt was claimed by an earlier run of the workflow that did not finish it (the process died).
     const [previous] = await db
       .select()
@@ -94,7 +119,6 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
     return finishDelivery(deliveryId, number, failedOutcome(), retryAt());
   }
 
-  await db.update(webhookDeliveries).set({ attemptCount: number, nextAttemptAt: null, updatedAt: new Date() }).where(eq(webhookDeliveries.id, deliveryId));
   const { body, headers } = deliveryRequest(delivery);
   const result = await sendWebhook({
     url: delivery.url,
@@ -103,24 +127,31 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
   });
-  await recordAttempt(deliveryId, number, result);
-  return finishDelivery(deliveryId, number, result.ok ? "succeeded" : failedOutcome(), result.ok ? null : retryAt());
+  return finishDelivery(deliveryId, number, result.ok ? "succeeded" : failedOutcome(), result.ok ? null : retryAt(), result);
 }
 
-async function recordAttempt(deliveryId: string, number: number, r: SendResult) {
-  const db = await getDb();
-  await db
-    .update(webhookDeliveryAttempts)
-    .set({ completedAt: new Date(), statusCode: r.statusCode, responseBody: r.responseBody, error: r.error, durationMs: r.durationMs })
-    .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)));
-}
-
-async function finishDelivery(deliveryId: string, number: number, outcome: AttemptOutcome, nextAttemptAt: Date | null): Promise<AttemptOutcome> {
+/** Sets the delivery's status after attempt `number` and, in the same statement, records the attempt's result. */
+async function finishDelivery(
+  deliveryId: string,
+  number: number,
+  outcome: AttemptOutcome,
+  nextAttemptAt: Date | null,
+  r?: SendResult,
+): Promise<AttemptOutcome> {
   const db = await getDb();
   const status = outcome === "succeeded" ? "succeeded" : outcome === "failed" ? "failed" : "pending";
-  await db
-    .update(webhookDeliveries)
-    .set({ status, attemptCount: number, nextAttemptAt: status === "pending" ? nextAttemptAt : null, updatedAt: new Date() })
-    .where(eq(webhookDeliveries.id, deliveryId));
+  const values = { status, attemptCount: number, nextAttemptAt: status === "pending" ? nextAttemptAt : null, updatedAt: new Date() } as const;
+  if (!r) {
+    await db.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId));
+    return outcome;
+  }
+  const recorded = db.$with("recorded").as(
+    db
+      .update(webhookDeliveryAttempts)
+      .set({ completedAt: new Date(), statusCode: r.statusCode, responseBody: r.responseBody, error: r.error, durationMs: r.durationMs })
+      .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)))
+      .returning({ number: webhookDeliveryAttempts.number }),
+  );
+  await db.with(recorded).update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId));
   return outcome;
 }

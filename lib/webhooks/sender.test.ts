@@ -82,4 +82,33 @@ describe("sendWebhook outbound safety", () => {
     expect(connections).toBe(before + 1);
     expect(r.ok).toBe(false);
   });
+
+  it("bounds the DNS look-up by the time-out too (a resolver that never answers)", async () => {
+    const before = connections;
+    const started = performance.now();
+    const r = await sendWebhook({
+      url: `http://slow-dns.test:${port}/x`,
+      body: "{}",
+      headers: {},
+      timeoutMs: 300,
+      allowPrivate: true,
+      resolve: () => new Promise(() => {}),
+    });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/^Timed out after 300 ms \(DNS lookup of slow-dns\.test\)/);
+    expect(connections).toBe(before);
+  });
+
+  it("counts the look-up against the same deadline as the connection and the response", async () => {
+    const r = await sendWebhook({
+      url: `http://late-dns.test:${port}/x`,
+      body: "{}",
+      headers: {},
+      timeoutMs: 200,
+      allowPrivate: true,
+      resolve: () => new Promise((resolve) => setTimeout(() => resolve([{ address: "127.0.0.1", family: 4 }]), 400)),
+    });
+    expect(r.error).toMatch(/^Timed out after 200 ms/);
+  });
 });

@@ -31,6 +31,27 @@ export interface SendResult {
 
 const defaultResolve = (hostname: string) => dns.lookup(hostname, { all: true, verbatim: true });
 
+const ABORTED = Symbol("aborted");
+
+/** The promise's value, or ABORTED as soon as the signal fires (the promise itself runs on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 /** Only public unicast addresses are reachable (IPv4-mapped IPv6 is judged as the IPv4 it maps). */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
@@ -43,7 +64,7 @@ export function isPublicAddress(address: string): boolean {
  * POSTs one webhook. Unless private targets are allowed, the URL must pass the save-time rules and every address the
  * host resolves to must be public; the connection then goes to the address that was checked (the socket's lookup is
  * pinned to it), so a DNS answer that changes between the check and the connection (rebinding) cannot redirect it.
- * Redirects are not followed (3xx is a failure); the whole exchange is bounded by timeoutMs.
+ * Redirects are not followed (3xx is a failure); the whole exchange, DNS look-up included, is bounded by timeoutMs.
  */
 export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   const started = performance.now();
@@ -60,13 +81,20 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   const url = new URL(req.url);
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
 
+  // One deadline for the whole exchange: the DNS look-up, the connection and the response.
+  const signal = AbortSignal.timeout(req.timeoutMs);
+  const timedOut = (during: string) => done({ statusCode: null, responseBody: null, error: `Timed out after ${req.timeoutMs} ms (${during})` });
+
   let target: { address: string; family: number };
   if (net.isIP(hostname)) {
     target = { address: hostname, family: net.isIP(hostname) };
   } else {
     let addresses: Array<{ address: string; family: number }>;
     try {
-      addresses = await (req.resolve ?? defaultResolve)(hostname);
+      // getaddrinfo cannot be cancelled: a look-up past the deadline finishes in the background, unused.
+      const answer = await untilAborted((req.resolve ?? defaultResolve)(hostname), signal);
+      if (answer === ABORTED) return timedOut(`DNS lookup of ${hostname}`);
+      addresses = answer;
     } catch (err) {
       return done({ statusCode: null, responseBody: null, error: `DNS lookup of ${hostname} failed: ${(err as NodeJS.ErrnoException).code ?? String(err)}` });
     }
@@ -79,7 +107,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   }
   if (!req.allowPrivate && !isPublicAddress(target.address)) return refuse(`${target.address} is not a public address`);
 
-  const signal = AbortSignal.timeout(req.timeoutMs);
+  if (signal.aborted) return timedOut(`DNS lookup of ${hostname}`);
   const transport = url.protocol === "https:" ? https : http;
   try {
     return await new Promise<SendResult>((resolve, reject) => {

@@ -93,6 +93,17 @@ describe("rate limit", () => {
   });
 });
 
+describe("API keys", () => {
+  it("a key in use stops working the moment it is revoked (the server's cache of verified keys is dropped)", async () => {
+    const account = await newAccount();
+    for (let i = 0; i < 3; i++) expect((await account.api("GET", "/trackables?limit=1")).status).toBe(200);
+    await account.revoke();
+    const res = await account.api("GET", "/trackables?limit=1");
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("unauthorized");
+  });
+});
+
 describe("health", () => {
   it("GET /api/health reports the database", async () => {
     const res = await request("GET", "/api/health");

@@ -38,7 +38,7 @@ export async function freePort(): Promise<number> {
 
 /** Starts the built app (`next start`) on a free port with its own data directory and, on Postgres, its own database. */
 export async function startServer(
-  opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string } = {},
+  opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; nodeArgs?: string[] } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-test-"));
@@ -52,7 +52,7 @@ export async function startServer(
       : null;
 
   let output = "";
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port)], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), nextBin, "start", "-p", String(port)], {
     env: {
       ...process.env,
       NODE_ENV: "production",

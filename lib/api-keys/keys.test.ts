@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureAccount } from "@/lib/accounts/accounts";
+import { closeDb, getDbHandle, type Db } from "@/lib/db/client";
+import { apiKeys } from "@/lib/db/schema";
+import { scratchPostgres } from "@/tests/support/scratch-db";
+import { provisionApiKey } from "./provision";
+import { KEY_CACHE_TTL_MS, revokeApiKey, revokeApiKeyById, verifyApiKey } from "./keys";
+
+// The in-process cache of verified keys: a revocation through this process takes effect at once; one made elsewhere
+// (another process writing the database) within KEY_CACHE_TTL_MS.
+let db: Db;
+let dataDir: string | undefined;
+let dropDatabase: (() => Promise<void>) | undefined;
+let n = 0;
+const slug = () => `keys-${process.pid}-${Date.now().toString(36)}-${n++}`;
+
+beforeAll(async () => {
+  if (process.env.DATABASE_URL) {
+    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_unit");
+    process.env.DATABASE_URL = scratch.url;
+    dropDatabase = scratch.drop;
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-keys-"));
+    process.env.DATA_DIR = dataDir;
+  }
+  db = (await getDbHandle("cli")).db;
+}, 120_000);
+
+afterAll(async () => {
+  await closeDb();
+  await dropDatabase?.();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("verifyApiKey cache", () => {
+  it("serves a verified key from memory, and notices a revocation made by another process within the TTL", async () => {
+    const { key, keyId } = await provisionApiKey(db, { account: slug() });
+    const now = Date.now();
+    expect((await verifyApiKey(db, key, now))?.keyId).toBe(keyId);
+    // Another process revokes it: written to the database behind this process's back.
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
+    expect((await verifyApiKey(db, key, now + 1000))?.keyId).toBe(keyId);
+    expect(await verifyApiKey(db, key, now + KEY_CACHE_TTL_MS + 1)).toBeNull();
+  });
+
+  it("forgets a key at once when it is revoked through this process (operator or account revocation)", async () => {
+    const a = await provisionApiKey(db, { account: slug() });
+    expect(await verifyApiKey(db, a.key)).not.toBeNull();
+    expect(await revokeApiKeyById(db, a.keyId)).toBe(true);
+    expect(await verifyApiKey(db, a.key)).toBeNull();
+
+    const b = await provisionApiKey(db, { account: slug() });
+    expect(await verifyApiKey(db, b.key)).not.toBeNull();
+    expect(await revokeApiKey({ db, accountId: b.accountId, id: b.keyId })).toBe(true);
+    expect(await verifyApiKey(db, b.key)).toBeNull();
+  });
+
+  it("does not cache a look-up that was in flight when the key was revoked", async () => {
+    const { key, keyId } = await provisionApiKey(db, { account: slug() });
+    const inFlight = verifyApiKey(db, key);
+    await revokeApiKeyById(db, keyId);
+    await inFlight; // may or may not have seen the revocation; either way it must not be remembered
+    expect(await verifyApiKey(db, key)).toBeNull();
+  });
+
+  it("looks the plan up again after it changes", async () => {
+    const account = slug();
+    const { key } = await provisionApiKey(db, { account, plan: "free" });
+    expect((await verifyApiKey(db, key))?.account.plan).toBe("free");
+    await ensureAccount(db, { slug: account, plan: "enterprise" });
+    expect((await verifyApiKey(db, key))?.account.plan).toBe("enterprise");
+  });
+
+  it("never caches unknown or malformed keys", async () => {
+    expect(await verifyApiKey(db, "fl_unknownunknownunknownunknown00")).toBeNull();
+    expect(await verifyApiKey(db, "nope")).toBeNull();
+  });
+});

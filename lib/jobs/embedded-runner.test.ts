@@ -1,0 +1,132 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeDb, getDbHandle, type Db } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema";
+import { scratchPostgres } from "@/tests/support/scratch-db";
+import { EmbeddedRunner } from "./embedded-runner";
+import { defineWorkflow, type Workflow } from "./types";
+
+// The embedded runner against a real database (PGlite in a temp DATA_DIR, or a scratch Postgres with DATABASE_URL).
+let db: Db;
+let dataDir: string | undefined;
+let dropDatabase: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  if (process.env.DATABASE_URL) {
+    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_unit");
+    process.env.DATABASE_URL = scratch.url;
+    dropDatabase = scratch.drop;
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-runner-"));
+    process.env.DATA_DIR = dataDir;
+  }
+  db = (await getDbHandle("cli")).db;
+}, 120_000);
+
+afterAll(async () => {
+  await closeDb();
+  await dropDatabase?.();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await db.delete(jobs);
+});
+
+const calls: Array<{ step: string; n: number }> = [];
+let persistedBeforeSecondStep: Record<string, unknown> | undefined;
+
+const twoSteps = defineWorkflow({
+  name: "test-two-steps",
+  payload: z.object({ n: z.number() }),
+  async run({ n }, io) {
+    await io.runTask("first", async () => {
+      calls.push({ step: "first", n });
+      return n * 2;
+    });
+    await io.runTask("second", async () => {
+      // The first step's memo is durable before the second step starts.
+      const [row] = await db.select({ steps: jobs.steps }).from(jobs).where(eq(jobs.name, "test-two-steps"));
+      persistedBeforeSecondStep = row?.steps;
+      calls.push({ step: "second", n });
+    });
+  },
+});
+
+const keyed = defineWorkflow({
+  name: "test-keyed",
+  payload: z.object({ key: z.string() }),
+  concurrencyKey: { field: "key" },
+  async run({ key }, io) {
+    await io.runTask("work", async () => {
+      calls.push({ step: "keyed", n: key.length });
+    });
+  },
+});
+
+const runnerFor = (...wfs: Workflow[]) =>
+  new EmbeddedRunner(db, new Map(wfs.map((w) => [w.name, w])), { pollMs: 50, recoverAllOnStart: true, vacuumEveryMs: 0 });
+
+async function until(check: () => Promise<boolean> | boolean, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("EmbeddedRunner", () => {
+  it("persists a step's result before the next step runs, and deletes the job when the run ends", async () => {
+    calls.length = 0;
+    await db.insert(jobs).values({ name: twoSteps.name, payload: { n: 21 } });
+    const runner = runnerFor(twoSteps as unknown as Workflow);
+    await runner.start();
+    try {
+      await until(async () => (await db.select().from(jobs)).length === 0);
+    } finally {
+      await runner.stop();
+    }
+    expect(calls).toEqual([
+      { step: "first", n: 21 },
+      { step: "second", n: 21 },
+    ]);
+    expect(persistedBeforeSecondStep).toEqual({ "task:first": 42 });
+  });
+
+  it("does not re-run a step memoized by an earlier run", async () => {
+    calls.length = 0;
+    await db.insert(jobs).values({ name: twoSteps.name, payload: { n: 5 }, steps: { "task:first": 10 } });
+    const runner = runnerFor(twoSteps as unknown as Workflow);
+    await runner.start();
+    try {
+      await until(async () => (await db.select().from(jobs)).length === 0);
+    } finally {
+      await runner.stop();
+    }
+    expect(calls).toEqual([{ step: "second", n: 5 }]);
+  });
+
+  it("restarts after a crash that left a running job beside a queued one with the same dedupe key", async () => {
+    calls.length = 0;
+    // What kill -9 during an evaluation leaves behind when another post for the trackable came in meanwhile.
+    await db.insert(jobs).values([
+      { name: keyed.name, payload: { key: "abc" }, status: "running", lockedBy: "runner-dead", lockedUntil: new Date(Date.now() + 60_000), dedupeKey: "k:abc", concurrencyKey: "test-keyed:abc" },
+      { name: keyed.name, payload: { key: "abc" }, dedupeKey: "k:abc", concurrencyKey: "test-keyed:abc" },
+    ]);
+    const runner = runnerFor(keyed as unknown as Workflow);
+    await runner.start();
+    try {
+      await until(async () => (await db.select().from(jobs)).length === 0);
+    } finally {
+      await runner.stop();
+    }
+    expect(calls).toEqual([
+      { step: "keyed", n: 3 },
+      { step: "keyed", n: 3 },
+    ]);
+  });
+});
