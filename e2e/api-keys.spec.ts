@@ -39,3 +39,22 @@ test("signed-out visitors are sent to sign-in", async ({ browser }) => {
   await shot(page, "sign-in");
   await context.close();
 });
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the API keys page and the sign-in page fit a 390 px screen", async ({ page, browser }) => {
+    await createApiKey(page, "phone key");
+    await expect(page.getByTestId("new-key-panel")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, "api-keys-390");
+
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport: { width: 390, height: 844 } });
+    const guest = await context.newPage();
+    await guest.goto("/sign-in");
+    await expect(guest.getByRole("heading", { name: "Sign in" })).toBeVisible();
+    expect(await guest.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(guest, "sign-in-390");
+    await context.close();
+  });
+});

@@ -97,8 +97,8 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
             <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="px-4 py-3">Name</th>
-                <th scope="col" className="px-4 py-3">Key</th>
-                <th scope="col" className="px-4 py-3">Created</th>
+                <th scope="col" className="hidden px-4 py-3 sm:table-cell">Key</th>
+                <th scope="col" className="hidden px-4 py-3 sm:table-cell">Created</th>
                 <th scope="col" className="px-4 py-3">Last used</th>
                 <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
               </tr>
@@ -106,9 +106,12 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
             <tbody className="divide-y divide-slate-100">
               {[...active, ...revoked].map((k) => (
                 <tr key={k.id} data-testid="api-key-row" className={k.revokedAt ? "text-slate-400" : undefined}>
-                  <td className="px-4 py-3 font-medium text-slate-900">{k.name}</td>
-                  <td className="px-4 py-3 font-mono text-xs">{k.start}…</td>
-                  <td className="px-4 py-3"><Time value={k.createdAt} /></td>
+                  <td className="px-4 py-3 font-medium text-slate-900">
+                    {k.name}
+                    <span className="block font-mono text-xs font-normal text-slate-500 sm:hidden">{k.start}…</span>
+                  </td>
+                  <td className="hidden px-4 py-3 font-mono text-xs sm:table-cell">{k.start}…</td>
+                  <td className="hidden px-4 py-3 sm:table-cell"><Time value={k.createdAt} /></td>
                   <td className="px-4 py-3"><Time value={k.lastUsedAt} fallback="Never" /></td>
                   <td className="px-4 py-3 text-right">
                     {k.revokedAt ? (
