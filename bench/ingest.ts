@@ -2,6 +2,7 @@
 // Postgres, beside a baseline (bench/baseline-server.ts: node:http + the same insert with postgres.js) measured in the
 // same run. Usage: npx tsx bench/ingest.ts [seconds=10] [concurrency=16]
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import { buildIfStale } from "@/scripts/build";
 import { freePort, startServer } from "@/tests/harness/server";
 import { fmt, load, point, scratchDatabase, provisionKey } from "./lib";
@@ -14,7 +15,12 @@ async function main() {
   const db = await scratchDatabase("fenceline_bench");
   process.env.DATABASE_URL = db.url;
   // The app migrates the scratch database; the per-key limit is lifted so the bench measures ingest, not 429s.
-  const app = await startServer({ databaseUrl: db.url, env: { RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" } });
+  const app = await startServer({
+    databaseUrl: db.url,
+    env: { RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+    // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the app server, written there when it stops.
+    nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  });
   const port = await freePort();
   const baseline = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
     env: { ...process.env, DATABASE_URL: db.url, PORT: String(port) },
@@ -30,18 +36,20 @@ async function main() {
       trackables.push(((await t.json()) as { id: string }).id);
     }
     const targets = {
-      "next start (Fenceline)": app.baseUrl,
-      "baseline (node:http + postgres.js)": `http://127.0.0.1:${port}`,
+      "next start (Fenceline)": { base: app.baseUrl, pid: app.process.pid! },
+      "baseline (node:http + postgres.js)": { base: `http://127.0.0.1:${port}`, pid: baseline.pid! },
     };
     const batch = { locations: Array.from({ length: 100 }, (_, i) => point(i)) };
-    console.log(`ingest bench: ${seconds} s per run, ${concurrency} concurrent clients, Postgres`);
-    for (const [label, base] of Object.entries(targets)) {
+    console.log(`ingest bench: ${seconds} s per run, ${concurrency} concurrent clients, Postgres, load average ${loadAverage()}`);
+    for (const [label, { base, pid }] of Object.entries(targets)) {
       const url = (i: number) => `${base}/api/v1/trackables/${trackables[i % trackables.length]}/locations`;
       await load((i) => fetch(url(i), { method: "POST", headers, body: JSON.stringify(point(i)) }), { concurrency, seconds: 2 }); // warm-up
+      const cpu0 = cpuMs(pid);
       const single = await load((i) => fetch(url(i), { method: "POST", headers, body: JSON.stringify(point(i)) }), { concurrency, seconds });
+      const cpuPerPost = (cpuMs(pid) - cpu0) / single.requests;
       const batched = await load((i) => fetch(url(i), { method: "POST", headers, body: JSON.stringify(batch) }), { concurrency, seconds });
       console.log(
-        `${label.padEnd(36)} single: ${fmt(single.perSecond).padStart(6)} req/s (p50 ${fmt(single.p50, 1)} ms, p95 ${fmt(single.p95, 1)} ms, ${single.errors} errors)` +
+        `${label.padEnd(36)} single: ${fmt(single.perSecond).padStart(6)} req/s (p50 ${fmt(single.p50, 1)} ms, p95 ${fmt(single.p95, 1)} ms, ${single.errors} errors, server CPU ${fmt(cpuPerPost, 2)} ms/post)` +
           `   batch of 100: ${fmt(batched.perSecond * 100).padStart(7)} points/s (p50 ${fmt(batched.p50, 1)} ms, p95 ${fmt(batched.p95, 1)} ms, ${batched.errors} errors)`,
       );
     }
@@ -51,6 +59,21 @@ async function main() {
     await db.drop();
   }
 }
+
+/**
+ * CPU time (user + system) a server process has used, in ms: per post it is steadier than req/s on a shared machine,
+ * where the load of others moves the throughput but not the work each request costs. Linux only (NaN elsewhere).
+ */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return NaN;
+  }
+}
+
+const loadAverage = () => (fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?");
 
 main().catch((err: unknown) => {
   console.error(err);
