@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
   BATTERY_LOW_THRESHOLD: z.coerce.number().min(0).max(100).default(20),
   DEVICE_OFFLINE_AFTER_S: z.coerce.number().int().min(1).default(600),
+  // Read by next.config.ts when the server starts: gzip responses in the app server (off when a proxy compresses).
+  HTTP_COMPRESSION: bool.default(true),
   // Reverse proxies in front of the app that append to X-Forwarded-For (0: none, the app is reached directly).
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   // Dashboard sign-in with OAuth: each provider switches on when both of its variables are set.
