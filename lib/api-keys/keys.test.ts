@@ -1,40 +1,24 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAccount } from "@/lib/accounts/accounts";
-import { closeDb, getDbHandle, type Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
-import { scratchPostgres } from "@/tests/support/scratch-db";
+import { openUnitDb } from "@/tests/support/unit-db";
 import { provisionApiKey } from "./provision";
 import { KEY_CACHE_TTL_MS, revokeApiKey, revokeApiKeyById, verifyApiKey } from "./keys";
 
 // The in-process cache of verified keys: a revocation through this process takes effect at once; one made elsewhere
 // (another process writing the database) within KEY_CACHE_TTL_MS.
 let db: Db;
-let dataDir: string | undefined;
-let dropDatabase: (() => Promise<void>) | undefined;
+let close: (() => Promise<void>) | undefined;
 let n = 0;
 const slug = () => `keys-${process.pid}-${Date.now().toString(36)}-${n++}`;
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_unit");
-    process.env.DATABASE_URL = scratch.url;
-    dropDatabase = scratch.drop;
-  } else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-keys-"));
-    process.env.DATA_DIR = dataDir;
-  }
-  db = (await getDbHandle("cli")).db;
+  ({ db, close } = await openUnitDb("keys"));
 }, 120_000);
 
-afterAll(async () => {
-  await closeDb();
-  await dropDatabase?.();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => close?.());
 
 describe("verifyApiKey cache", () => {
   it("serves a verified key from memory, and notices a revocation made by another process within the TTL", async () => {

@@ -1,36 +1,23 @@
-import { scratchPostgres } from "@/tests/support/scratch-db";
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDbHandle, type Db, type DbHandle } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { executeRows } from "@/lib/db/rows";
-import { accounts, geofences, geofenceTrackables, trackables } from "@/lib/db/schema";
+import { geofences, geofenceTrackables, trackables } from "@/lib/db/schema";
+import { openUnitDb } from "@/tests/support/unit-db";
 import { candidatesQuery, findCandidates, loadShapes } from "./candidates";
 import { contains, EARTH_RADIUS_M, haversineMeters, type LatLon } from "./evaluation";
 
 // A real database opened the way the app opens it: embedded PGlite in a temp DATA_DIR, or, with DATABASE_URL, a
 // scratch database of its own on that Postgres (so an older schema left in the shared one cannot get in the way).
-let handle: DbHandle;
+let unit: Awaited<ReturnType<typeof openUnitDb>>;
 let db: Db;
-let dataDir: string | undefined;
-let dropDatabase: (() => Promise<void>) | undefined;
-
 
 let accountId: string;
 let otherAccountId: string;
 let t1: string;
 let t2: string;
 
-async function newAccount(label: string): Promise<string> {
-  const [row] = await db
-    .insert(accounts)
-    .values({ slug: `${label}-${randomBytes(6).toString("hex")}`, name: label, plan: "enterprise" })
-    .returning({ id: accounts.id });
-  return row!.id;
-}
+const newAccount = async (): Promise<string> => (await unit.account()).account.id;
 
 async function fence(
   values: { name: string; latitude: number; longitude: number; radius: number; allTrackables?: boolean; account?: string },
@@ -50,18 +37,10 @@ const names = async (trackableId: string, points: LatLon[]) =>
   (await findCandidates(db, { accountId, trackableId, points })).map((list) => list.map((c) => c.name).sort());
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_unit");
-    process.env.DATABASE_URL = scratch.url;
-    dropDatabase = scratch.drop;
-  } else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-candidates-"));
-    process.env.DATA_DIR = dataDir;
-  }
-  handle = await getDbHandle("cli");
-  db = handle.db;
-  accountId = await newAccount("candidates");
-  otherAccountId = await newAccount("candidates-other");
+  unit = await openUnitDb("candidates");
+  db = unit.db;
+  accountId = await newAccount();
+  otherAccountId = await newAccount();
   [t1, t2] = (
     await db
       .insert(trackables)
@@ -73,12 +52,7 @@ beforeAll(async () => {
   ).map((r) => r.id) as [string, string];
 }, 120_000);
 
-afterAll(async () => {
-  if (db) await db.delete(accounts).where(sql`${accounts.id} in (${accountId}, ${otherAccountId})`);
-  await closeDb();
-  await dropDatabase?.();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+afterAll(async () => unit?.close(), 60_000);
 
 describe("findCandidates", () => {
   it("returns nothing for no points, without failing", async () => {

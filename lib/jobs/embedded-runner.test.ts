@@ -1,37 +1,21 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeDb, getDbHandle, type Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
-import { scratchPostgres } from "@/tests/support/scratch-db";
+import { openUnitDb } from "@/tests/support/unit-db";
 import { EmbeddedRunner } from "./embedded-runner";
 import { defineWorkflow, type Workflow } from "./types";
 
 // The embedded runner against a real database (PGlite in a temp DATA_DIR, or a scratch Postgres with DATABASE_URL).
 let db: Db;
-let dataDir: string | undefined;
-let dropDatabase: (() => Promise<void>) | undefined;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    const scratch = await scratchPostgres(process.env.DATABASE_URL, "fenceline_unit");
-    process.env.DATABASE_URL = scratch.url;
-    dropDatabase = scratch.drop;
-  } else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-runner-"));
-    process.env.DATA_DIR = dataDir;
-  }
-  db = (await getDbHandle("cli")).db;
+  ({ db, close } = await openUnitDb("runner"));
 }, 120_000);
 
-afterAll(async () => {
-  await closeDb();
-  await dropDatabase?.();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => close?.());
 
 beforeEach(async () => {
   await db.delete(jobs);
