@@ -52,14 +52,18 @@ const keyed = defineWorkflow({
   },
 });
 
-const runnerFor = (...wfs: Workflow[]) =>
-  new EmbeddedRunner(db, new Map(wfs.map((w) => [w.name, w])), { pollMs: 50, recoverAllOnStart: true, vacuumEveryMs: 0 });
-
-async function until(check: () => Promise<boolean> | boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
+/** Starts a runner for these workflows (as the app does after a restart), waits until the jobs table is empty, stops it. */
+async function drain(...wfs: Workflow[]) {
+  const runner = new EmbeddedRunner(db, new Map(wfs.map((w) => [w.name, w])), { pollMs: 50, recoverAllOnStart: true, vacuumEveryMs: 0 });
+  await runner.start();
+  try {
+    const deadline = Date.now() + 10_000;
+    while ((await db.select({ id: jobs.id }).from(jobs)).length > 0) {
+      if (Date.now() > deadline) throw new Error("the runner did not finish its jobs within 10 s");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await runner.stop();
   }
 }
 
@@ -67,13 +71,7 @@ describe("EmbeddedRunner", () => {
   it("persists a step's result before the next step runs, and deletes the job when the run ends", async () => {
     calls.length = 0;
     await db.insert(jobs).values({ name: twoSteps.name, payload: { n: 21 } });
-    const runner = runnerFor(twoSteps as unknown as Workflow);
-    await runner.start();
-    try {
-      await until(async () => (await db.select().from(jobs)).length === 0);
-    } finally {
-      await runner.stop();
-    }
+    await drain(twoSteps as unknown as Workflow);
     expect(calls).toEqual([
       { step: "first", n: 21 },
       { step: "second", n: 21 },
@@ -84,13 +82,7 @@ describe("EmbeddedRunner", () => {
   it("does not re-run a step memoized by an earlier run", async () => {
     calls.length = 0;
     await db.insert(jobs).values({ name: twoSteps.name, payload: { n: 5 }, steps: { "task:first": 10 } });
-    const runner = runnerFor(twoSteps as unknown as Workflow);
-    await runner.start();
-    try {
-      await until(async () => (await db.select().from(jobs)).length === 0);
-    } finally {
-      await runner.stop();
-    }
+    await drain(twoSteps as unknown as Workflow);
     expect(calls).toEqual([{ step: "second", n: 5 }]);
   });
 
@@ -101,13 +93,7 @@ describe("EmbeddedRunner", () => {
       { name: keyed.name, payload: { key: "abc" }, status: "running", lockedBy: "runner-dead", lockedUntil: new Date(Date.now() + 60_000), dedupeKey: "k:abc", concurrencyKey: "test-keyed:abc" },
       { name: keyed.name, payload: { key: "abc" }, dedupeKey: "k:abc", concurrencyKey: "test-keyed:abc" },
     ]);
-    const runner = runnerFor(keyed as unknown as Workflow);
-    await runner.start();
-    try {
-      await until(async () => (await db.select().from(jobs)).length === 0);
-    } finally {
-      await runner.stop();
-    }
+    await drain(keyed as unknown as Workflow);
     expect(calls).toEqual([
       { step: "keyed", n: 3 },
       { step: "keyed", n: 3 },
