@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
+import { findOr404 } from "@/lib/dashboard/find-or-404";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { z } from "zod";
 import { PlanRequired } from "@/components/dashboard/plan-required";
 import { AutoRefresh } from "@/components/deliveries/auto-refresh";
 import { geofenceName, trackableName } from "@/components/deliveries/describe";
@@ -12,7 +11,6 @@ import { Badge, Card, PageHeader, Time } from "@/components/ui";
 import { CopyButton } from "@/components/ui/copy-button";
 import { requireSession } from "@/lib/auth/session";
 import { isEnterprise } from "@/lib/dashboard/plan";
-import { ApiError } from "@/lib/http/errors";
 import { labelDeliveries } from "@/lib/webhooks/delivery-labels";
 import { getDelivery } from "@/lib/webhooks/delivery-history";
 
@@ -37,11 +35,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
       </>
     );
   }
-  if (!z.uuid().safeParse(deliveryId).success) notFound();
-  const d = await getDelivery({ ctx, id: deliveryId }).catch((err) => {
-    if (err instanceof ApiError && err.code === "not_found") notFound();
-    throw err;
-  });
+  const d = await findOr404(deliveryId, (id) => getDelivery({ ctx, id }));
   const labels = await labelDeliveries({ ctx, deliveries: [d] });
   const gName = geofenceName(d, labels);
   const endpoint = d.webhookId ? labels.webhooks[d.webhookId] : undefined;

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
+import { findOr404 } from "@/lib/dashboard/find-or-404";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { cache } from "react";
 import { DeleteTrackableButton } from "@/components/trackables/delete-trackable-button";
 import { FirstLocationHelp } from "@/components/trackables/first-location-help";
@@ -15,11 +15,9 @@ import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
 import { exactTime, formatCoord, relativeTime } from "@/lib/dashboard/format";
 import { parseTimeRange } from "@/lib/dashboard/time-range";
-import { ApiError } from "@/lib/http/errors";
 import type { Location } from "@/lib/locations/schemas";
 import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
 import { listShareLinks } from "@/lib/share-links/share-links";
-import { Id } from "@/lib/schemas/common";
 import { getTrackableStatuses } from "@/lib/trackables/status";
 import { getTrackable } from "@/lib/trackables/trackables";
 
@@ -30,16 +28,10 @@ type Props = {
 
 const RECENT_ROWS = 20;
 
-// Unknown ids and other accounts' ids are the same 404 page (the verb scopes by account).
+// Shared by the metadata and the page (one query per request).
 const loadTrackable = cache(async (trackableId: string) => {
   const { ctx } = await requireSession();
-  if (!Id.safeParse(trackableId).success) notFound();
-  try {
-    return await getTrackable({ ctx, id: trackableId });
-  } catch (err) {
-    if (err instanceof ApiError && err.code === "not_found") notFound();
-    throw err;
-  }
+  return findOr404(trackableId, (id) => getTrackable({ ctx, id }));
 });
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

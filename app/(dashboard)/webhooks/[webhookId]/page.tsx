@@ -1,13 +1,11 @@
 import type { Metadata } from "next";
+import { findOr404 } from "@/lib/dashboard/find-or-404";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { z } from "zod";
 import { PlanRequired } from "@/components/dashboard/plan-required";
 import { Alert, PageHeader, Time } from "@/components/ui";
 import { WebhookForm } from "@/components/webhooks/webhook-form";
 import { requireSession } from "@/lib/auth/session";
 import { isEnterprise } from "@/lib/dashboard/plan";
-import { ApiError } from "@/lib/http/errors";
 import { getWebhook } from "@/lib/webhooks/webhooks";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
@@ -38,11 +36,7 @@ export default async function WebhookPage({
       </>
     );
   }
-  if (!z.uuid().safeParse(webhookId).success) notFound();
-  const webhook = await getWebhook({ ctx, id: webhookId }).catch((err) => {
-    if (err instanceof ApiError && err.code === "not_found") notFound();
-    throw err;
-  });
+  const webhook = await findOr404(webhookId, (id) => getWebhook({ ctx, id }));
   return (
     <>
       {back}

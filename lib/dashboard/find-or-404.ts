@@ -1,0 +1,17 @@
+import { notFound } from "next/navigation";
+import { ApiError } from "@/lib/http/errors";
+import { Id } from "@/lib/schemas/common";
+
+/**
+ * Loads one of the account's objects for a dashboard page, or renders the not-found page: a malformed id, an unknown
+ * one and another account's (which the verbs report as not_found) all look the same.
+ */
+export async function findOr404<T>(id: string, load: (id: string) => Promise<T>): Promise<T> {
+  if (!Id.safeParse(id).success) notFound();
+  try {
+    return await load(id);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "not_found") notFound();
+    throw err;
+  }
+}
