@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { env } from "./lib/config/env";
 
 const nextConfig: NextConfig = {
   // PGlite loads its wasm and extension bundles from its own package directory at run time.
@@ -6,7 +7,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // gzip in the app server (read when `next start` starts, no rebuild needed). Behind a proxy that compresses, turn it
   // off with HTTP_COMPRESSION=false: gzipping every small API reply costs ~15–25 % of single-post ingest throughput.
-  compress: !["false", "0"].includes(process.env.HTTP_COMPRESSION ?? ""),
+  compress: env().HTTP_COMPRESSION,
   // Type errors are caught by `npm test` (tsc over the whole repo, tests included) before a build is ever made.
   typescript: { ignoreBuildErrors: true },
   // Public share pages: not indexed, and the token in their URL is never sent on in a Referer.

@@ -83,17 +83,24 @@ export interface VerifiedKey {
   account: AccountRef;
 }
 
-const lastTouched = new Map<string, number>();
-
-// By key hash. On globalThis: Next.js may load this module once per route bundle, and all must share one cache.
-const globalForKeys = globalThis as unknown as { __fencelineKeyCache?: Map<string, { verified: VerifiedKey; until: number }> };
-const keyCache = () => (globalForKeys.__fencelineKeyCache ??= new Map());
-// Bumped by every forget: a look-up that started before a revocation must not cache what it read.
-let generation = 0;
+// On globalThis: Next.js may load this module once per route bundle, and all must share one cache and one generation
+// (a dashboard action that revokes a key and a route handler that verifies it may be different copies of the module).
+interface KeyCacheState {
+  /** Verified keys by hash. */
+  entries: Map<string, { verified: VerifiedKey; until: number }>;
+  /** Bumped by every forget: a look-up that started before a revocation must not cache what it read. */
+  generation: number;
+  /** When each key's lastUsedAt was last written. */
+  lastTouched: Map<string, number>;
+}
+const globalForKeys = globalThis as unknown as { __fencelineKeyCache?: KeyCacheState };
+const state = (): KeyCacheState =>
+  (globalForKeys.__fencelineKeyCache ??= { entries: new Map(), generation: 0, lastTouched: new Map() });
+const keyCache = () => state().entries;
 
 /** Drops cached verifications of a key, or of every key of an account (revocation, plan change). */
 export function forgetVerifiedKeys(match: { keyId?: string; accountId?: string }): void {
-  generation++;
+  state().generation++;
   for (const [hash, entry] of keyCache()) {
     if (entry.verified.keyId === match.keyId || entry.verified.account.id === match.accountId) keyCache().delete(hash);
   }
@@ -110,7 +117,7 @@ export async function verifyApiKey(db: Db, presented: string, now = Date.now()):
     return cached.verified;
   }
   cache.delete(hash);
-  const startedAt = generation;
+  const startedAt = state().generation;
   const [row] = await db
     .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, accountId: accounts.id, plan: accounts.plan })
     .from(apiKeys)
@@ -120,7 +127,7 @@ export async function verifyApiKey(db: Db, presented: string, now = Date.now()):
   if (!row || row.revokedAt) return null;
   const verified: VerifiedKey = { keyId: row.keyId, account: { id: row.accountId, plan: row.plan } };
   // Unknown keys are never cached (random guesses cannot fill memory); the oldest entry goes when full.
-  if (startedAt === generation) {
+  if (startedAt === state().generation) {
     if (cache.size >= KEY_CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(hash, { verified, until: now + KEY_CACHE_TTL_MS });
   }
@@ -131,6 +138,7 @@ export async function verifyApiKey(db: Db, presented: string, now = Date.now()):
 /** Records use of a key without making the request wait for it (and at most once a minute per key). */
 function touchLastUsed(db: Db, keyId: string) {
   const now = Date.now();
+  const { lastTouched } = state();
   if (now - (lastTouched.get(keyId) ?? 0) < LAST_USED_INTERVAL_MS) return;
   lastTouched.set(keyId, now);
   if (lastTouched.size > 10_000) {

@@ -16,11 +16,13 @@ process.env.NEXTAUTH_URL ??= env().APP_URL;
 /** AUTH_SECRET, or one generated on first start and kept in the data directory. */
 export const authSecret = (): string => env().AUTH_SECRET ?? persistedSecret("auth-secret");
 
-// Brute force is slowed per address tried and per client: 10 attempts per email and 30 per IP in 10 minutes.
+// Brute force is slowed per address tried and per client: 10 attempts per email and SIGNIN_RATE_LIMIT_PER_IP (30) per
+// IP in 10 minutes. Sign-ups: SIGNUP_RATE_LIMIT_PER_IP (10) per IP an hour.
 export const signInLimits = {
   email: () => getLimiter("signin-email", 10, 600),
-  ip: () => getLimiter("signin-ip", 30, 600),
+  ip: () => getLimiter("signin-ip", env().SIGNIN_RATE_LIMIT_PER_IP, 600),
 };
+export const signUpLimiter = () => getLimiter("signup-ip", env().SIGNUP_RATE_LIMIT_PER_IP, 3600);
 
 export class SignInThrottledError extends Error {
   constructor(retryAfterS: number) {
@@ -38,11 +40,11 @@ function providers(): AuthOptions["providers"] {
         const parsed = SignInInput.safeParse(credentials ?? {});
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
+        // The client first, the email only when the client is within its limit: a client already refused cannot go
+        // on spending (and so keep locking) a victim's per-email budget.
         const now = Date.now();
-        for (const verdict of await Promise.all([
-          signInLimits.email().limit(email),
-          signInLimits.ip().limit(clientIp(req.headers ?? {})),
-        ])) {
+        for (const check of [() => signInLimits.ip().limit(clientIp(req.headers ?? {})), () => signInLimits.email().limit(email)]) {
+          const verdict = await check();
           if (!verdict.success) throw new SignInThrottledError((verdict.reset - now) / 1000);
         }
         const user = await verifyCredentials(await getDb(), email, password);

@@ -1,5 +1,6 @@
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import type { Ctx } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import type { AccountRow, UserRow } from "@/lib/db/schema";
@@ -13,15 +14,18 @@ export interface DashboardSession {
   ctx: Ctx;
 }
 
-/** The signed-in user with their account, or null (no session, or the user no longer exists). */
-export async function getSession(): Promise<DashboardSession | null> {
+/**
+ * The signed-in user with their account, or null (no session, or the user no longer exists). Once per request: the
+ * layout, the metadata and the page all ask.
+ */
+export const getSession = cache(async (): Promise<DashboardSession | null> => {
   const session = (await getServerSession(authOptions())) as { uid?: string } | null;
   if (!session?.uid) return null;
   const db = await getDb();
   const found = await getUserWithAccount(db, session.uid);
   if (!found) return null;
   return { ...found, ctx: { account: { id: found.account.id, plan: found.account.plan }, db } };
-}
+});
 
 /** For every dashboard page and server action: the session, or a redirect to /sign-in. */
 export async function requireSession(): Promise<DashboardSession> {

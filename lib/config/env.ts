@@ -27,6 +27,9 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
   SHARE_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(120),
   SHARE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
+  // Dashboard sign-in attempts per client address in 10 minutes, and sign-ups per client address in an hour.
+  SIGNIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  SIGNUP_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
   DEFAULT_PLAN: z.enum(["free", "enterprise"]).default("enterprise"),
   WEBHOOK_RETRY_DELAYS: csvOfMs.default([5000, 30000, 120000]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),

@@ -1,15 +1,13 @@
 "use server";
 import { headers } from "next/headers";
+import { signUpLimiter } from "@/lib/auth/options";
 import { SignUpInput } from "@/lib/auth/schemas";
 import { EmailTakenError, signUp } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
 import { clientIp } from "@/lib/http/client-ip";
-import { getLimiter } from "@/lib/rate-limit";
 
 export type SignUpResult = { ok: true } | { ok: false; error?: string; fieldErrors?: Record<string, string> };
 
-// Sign-ups per client: 10 an hour is plenty for a team and slows scripted account creation.
-const signUpLimiter = () => getLimiter("signup-ip", 10, 3600);
 
 export async function signUpAction(input: { name?: string; email: string; password: string }): Promise<SignUpResult> {
   const parsed = SignUpInput.safeParse(input);
