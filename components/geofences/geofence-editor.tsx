@@ -12,6 +12,7 @@ import type { Geofence } from "@/lib/geofences/schemas";
 import type { TrackableSummary } from "@/lib/trackables/summaries";
 import { GeofenceMap, type Shape } from "./index";
 import { SecretControl, type SecretChange } from "@/components/webhooks/secret-control";
+import { MAX_RADIUS_M, MIN_RADIUS_M } from "@/lib/geofences/limits";
 
 interface FormState {
   name: string;
@@ -55,7 +56,7 @@ function shapeOf(f: FormState | null): Shape | null {
   if (!f) return null;
   const [lat, lon, r] = [num(f.latitude), num(f.longitude), num(f.radius)];
   if (lat === null || lon === null || r === null || !Number.isFinite(lat + lon + r)) return null;
-  if (Math.abs(lat) > 90 || Math.abs(lon) > 180 || r < 1 || r > 100_000) return null;
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180 || r < MIN_RADIUS_M || r > MAX_RADIUS_M) return null;
   return { latitude: lat, longitude: lon, radius: r };
 }
 
@@ -346,12 +347,12 @@ export function GeofenceEditor({
                       />
                     </Field>
                   </div>
-                  <Field id="gf-radius" label="Radius (metres)" hint="1 to 100,000 m" error={err("radius")}>
+                  <Field id="gf-radius" label="Radius (metres)" hint={`${MIN_RADIUS_M} to ${MAX_RADIUS_M.toLocaleString("en")} m`} error={err("radius")}>
                     <input
                       id="gf-radius"
                       type="number"
-                      min={1}
-                      max={100000}
+                      min={MIN_RADIUS_M}
+                      max={MAX_RADIUS_M}
                       step={1}
                       inputMode="numeric"
                       className={inputClass}

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Circle, CircleMarker, Marker, Tooltip, useMap } from "react-leaflet";
 import BaseMap from "@/components/map/base-map";
 import type { MapConfig } from "@/lib/config/map";
+import { MAX_RADIUS_M } from "@/lib/geofences/limits";
 
 export interface Shape {
   latitude: number;
@@ -48,8 +49,6 @@ const EARTH_R = 6_371_000;
 const DEFAULT_CENTER: L.LatLngTuple = [52.52, 13.405];
 const DEFAULT_RADIUS_M = 100;
 const LABEL_MIN_ZOOM = 11;
-// The API's limit (MAX_RADIUS_M in lib/geofences/schemas.ts, not imported: it pulls server configuration along).
-const MAX_RADIUS_M = 100_000;
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 const metres = (n: number) => Math.max(1, Math.round(n));

@@ -1,6 +1,7 @@
 "use client";
 // The one Leaflet map of the app: tiles from the operator's configuration, and a plain background when they cannot
-// load (offline installs), so markers and circles always render. Import through ./index (client-only, no SSR).
+// load (offline installs), so markers and circles always render. Import it from a client component that is itself
+// loaded with next/dynamic(ssr: false): Leaflet touches `window` at import time.
 import "leaflet/dist/leaflet.css";
 import type { LatLngBoundsExpression, LatLngExpression, Map as LeafletMap } from "leaflet";
 import type { ReactNode, Ref } from "react";

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Button } from "./index";
 
 /** A destructive action behind a native <dialog> confirmation (focus-trapped, Escape cancels). */
@@ -19,6 +19,8 @@ export function ConfirmButton({
   size?: "sm" | "md";
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // One dialog per row stays in the page: each needs its own id for its accessible name.
+  const titleId = useId();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   useEffect(() => {
@@ -33,11 +35,11 @@ export function ConfirmButton({
       <dialog
         ref={ref}
         onClose={() => setOpen(false)}
-        aria-labelledby="confirm-title"
+        aria-labelledby={titleId}
         className="m-auto w-full max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/40"
       >
         <div className="p-6">
-          <h2 id="confirm-title" className="text-base font-semibold text-slate-900">
+          <h2 id={titleId} className="text-base font-semibold text-slate-900">
             {title}
           </h2>
           <div className="mt-2 text-sm text-slate-600">{children}</div>

@@ -4,7 +4,9 @@ import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
 import { Id, Latitude, Longitude, Timestamp } from "@/lib/schemas/common";
 import { checkWebhookUrl } from "@/lib/webhooks/url-policy";
 
-export const MAX_RADIUS_M = 100_000;
+import { MAX_RADIUS_M, MIN_RADIUS_M } from "./limits";
+
+export { MAX_RADIUS_M } from "./limits";
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export const MAX_ASSIGNED_TRACKABLES = 1000;
 
@@ -20,9 +22,9 @@ const Name = z
 
 const Radius = z
   .number()
-  .min(1, `must be between 1 and ${MAX_RADIUS_M} metres`)
-  .max(MAX_RADIUS_M, `must be between 1 and ${MAX_RADIUS_M} metres`)
-  .meta({ description: `Radius of the circle in metres, 1–${MAX_RADIUS_M}`, example: 250 });
+  .min(MIN_RADIUS_M, `must be between ${MIN_RADIUS_M} and ${MAX_RADIUS_M} metres`)
+  .max(MAX_RADIUS_M, `must be between ${MIN_RADIUS_M} and ${MAX_RADIUS_M} metres`)
+  .meta({ description: `Radius of the circle in metres, ${MIN_RADIUS_M}–${MAX_RADIUS_M}`, example: 250 });
 
 const NotificationTypeInput = z.enum(NotificationTypeValues, { error: 'must be "none" or "webhook"' }).meta({
   description:

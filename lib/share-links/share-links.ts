@@ -43,10 +43,6 @@ export function serializeShareLink(row: ShareLinkRow): ShareLink {
   };
 }
 
-/** Whether a link still opens its page at `now`. */
-export const isActive = (link: { expiresAt: Date; revokedAt: Date | null }, now: Date): boolean =>
-  link.revokedAt === null && link.expiresAt.getTime() > now.getTime();
-
 const ownedBy = (ctx: Ctx, id: string) => and(eq(shareLinks.id, id), eq(shareLinks.accountId, ctx.account.id));
 
 /**
