@@ -2,22 +2,30 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendWebhook } from "./sender";
 
-// Outbound safety: refused targets are refused before any connection. A local listener counts connections, and the
-// resolver is injected (this machine has no DNS that could point a name at a private address); no packet is ever
-// sent to a private range.
+// Outbound safety: refused targets are refused before any connection. Listeners on 127.0.0.1 and ::1 (same port)
+// count connections, so every loopback target below would be seen if the sender connected to it. Private and
+// link-local targets are never listened on (no packet is ever sent to those ranges): for them a connection attempt
+// would end in a time-out or a connection error, not in the "Refused:" verdict the tests require. The resolver is
+// injected (this machine has no DNS that could point a name at a private address).
 
-let server: net.Server;
+const servers: net.Server[] = [];
 let port = 0;
 let connections = 0;
-beforeAll(async () => {
-  server = net.createServer((s) => {
-    connections++;
-    s.destroy();
+const listen = (host: string, at: number) =>
+  new Promise<net.Server>((resolve, reject) => {
+    const server = net.createServer((s) => {
+      connections++;
+      s.destroy();
+    });
+    server.once("error", reject);
+    server.listen(at, host, () => resolve(server));
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  port = (server.address() as net.AddressInfo).port;
+beforeAll(async () => {
+  servers.push(await listen("127.0.0.1", 0));
+  port = (servers[0]!.address() as net.AddressInfo).port;
+  servers.push(await listen("::1", port));
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))));
 
 const send = (url: string, resolve?: (h: string) => Promise<Array<{ address: string; family: number }>>) =>
   sendWebhook({ url, body: "{}", headers: {}, timeoutMs: 1000, allowPrivate: false, resolve });
@@ -25,13 +33,13 @@ const send = (url: string, resolve?: (h: string) => Promise<Array<{ address: str
 describe("sendWebhook outbound safety", () => {
   const refused: Array<[string, string]> = [
     ["loopback literal", `https://127.0.0.1:${0}/hook`],
-    ["loopback name", "https://localhost/hook"],
+    ["loopback name", `https://localhost:${0}/hook`],
     ["private", "https://10.1.2.3/hook"],
     ["private 192.168", "https://192.168.1.10/hook"],
     ["link-local (metadata)", "https://169.254.169.254/latest"],
-    ["IPv6 loopback", "https://[::1]/hook"],
+    ["IPv6 loopback", `https://[::1]:${0}/hook`],
     ["IPv6 link-local", "https://[fe80::1]/hook"],
-    ["IPv4-mapped IPv6", "https://[::ffff:127.0.0.1]/hook"],
+    ["IPv4-mapped IPv6", `https://[::ffff:127.0.0.1]:${0}/hook`],
     ["non-https", "http://example.com/hook"],
   ];
   for (const [label, url] of refused) {
