@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { provisionApiKey } from "./provision";
-import { KEY_CACHE_TTL_MS, revokeApiKey, revokeApiKeyById, verifyApiKey } from "./keys";
+import { generateKey, hashKey, KEY_CACHE_TTL_MS, revokeApiKey, revokeApiKeyById, verifyApiKey } from "./keys";
 
 // The in-process cache of verified keys: a revocation through this process takes effect at once; one made elsewhere
 // (another process writing the database) within KEY_CACHE_TTL_MS.
@@ -59,8 +59,16 @@ describe("verifyApiKey cache", () => {
     expect((await verifyApiKey(db, key))?.account.plan).toBe("enterprise");
   });
 
-  it("never caches unknown or malformed keys", async () => {
-    expect(await verifyApiKey(db, "fl_unknownunknownunknownunknown00")).toBeNull();
+  it("never caches unknown or malformed keys: a key unknown at first works as soon as it exists", async () => {
+    const { accountId } = await provisionApiKey(db, { account: slug() });
+    const later = generateKey();
+    expect(await verifyApiKey(db, later)).toBeNull();
     expect(await verifyApiKey(db, "nope")).toBeNull();
+    // The same key is then created (what a concurrent createApiKey would do): no cached "unknown" may hide it.
+    const [row] = await db
+      .insert(apiKeys)
+      .values({ accountId, name: "late", hash: hashKey(later), start: later.slice(0, 9) })
+      .returning({ id: apiKeys.id });
+    expect((await verifyApiKey(db, later))?.keyId).toBe(row!.id);
   });
 });
