@@ -167,6 +167,8 @@ export async function findSharedTrackable({ db, token, now = new Date() }: { db:
     .where(eq(locations.trackableId, link.trackableId))
     .orderBy(desc(locations.timestamp), desc(locations.id))
     .limit(1);
+  // Field by field on purpose (not serializeLocation minus ids): a public payload lists what it shows, so a field added
+  // to Location later is not published through share links by accident.
   return {
     trackable: { name: link.name, type: link.type },
     location: last
