@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { startReceiver } from "../tests/support/receiver";
+import { haversineMeters } from "../lib/geofences/evaluation";
 import { createGeofenceViaApi, metresPerPixel, watchConsole } from "./events-support";
 import { apiClient, createApiKey } from "./support/api";
 import { shot } from "./support/screens";
@@ -29,6 +30,7 @@ test("draw a geofence with the mouse, then move and resize it with its handles",
   await expect(map).toHaveAttribute("data-zoom", String(zoom)); // whole zoom levels (zoomSnap 1)
 
   // Press in the middle of the map, drag 120 px to the right, release.
+  const [centerLat, centerLon] = (await map.getAttribute("data-center"))!.split(",").map(Number) as [number, number];
   const box = (await map.boundingBox())!;
   const start = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
   const dragPx = 120;
@@ -44,6 +46,9 @@ test("draw a geofence with the mouse, then move and resize it with its handles",
   const lat = Number(await page.getByLabel("Latitude").inputValue());
   const lon = Number(await page.getByLabel("Longitude").inputValue());
   const radius = Number(await page.getByLabel("Radius (metres)").inputValue());
+  // The centre is where the mouse went down (the map's centre, to within a pixel), not merely what the form says.
+  const pixel = metresPerPixel(centerLat, zoom);
+  expect(haversineMeters({ latitude: lat, longitude: lon }, { latitude: centerLat, longitude: centerLon })).toBeLessThan(2 * pixel);
   const expected = dragPx * metresPerPixel(lat, zoom);
   expect(Math.abs(radius - expected) / expected).toBeLessThan(0.05);
   await expect(page.getByTestId("map-radius")).toHaveText(`Radius ${radius.toLocaleString("en-GB")} m`);

@@ -78,7 +78,8 @@ function handleIcon(kind: "move" | "resize"): L.DivIcon {
 
 export default function GeofenceMap(props: GeofenceMapProps) {
   const { config, geofences, trackables, selectedId, draft, drawing } = props;
-  const [zoom, setZoom] = useState<number | null>(null);
+  const [view, setView] = useState<{ zoom: number; center: string } | null>(null);
+  const zoom = view?.zoom ?? null;
   // The first view only: later changes of selection frame themselves (Framer), the map never jumps on a refresh.
   const [initial] = useState(() => initialView(geofences, trackables, selectedId));
 
@@ -86,11 +87,13 @@ export default function GeofenceMap(props: GeofenceMapProps) {
     <div
       className="relative h-full w-full"
       data-testid="geofence-map"
-      data-zoom={zoom ?? undefined}
+      // The view, for tests that turn screen pixels into coordinates (the map's centre and its zoom level).
+      data-zoom={view?.zoom}
+      data-center={view?.center}
       data-drawing={drawing ? "true" : "false"}
     >
       <BaseMap config={config} label="Geofence map" className="h-full w-full" {...initial}>
-        <ZoomReporter onZoom={setZoom} />
+        <ViewReporter onView={setView} />
         <Framer draft={draft} focusKey={props.focusKey} />
         {trackables.map((t) => (
           <CircleMarker
@@ -154,16 +157,19 @@ function initialView(geofences: MapGeofence[], trackables: MapTrackable[], selec
   return { bounds };
 }
 
-function ZoomReporter({ onZoom }: { onZoom: (z: number) => void }) {
+function ViewReporter({ onView }: { onView: (v: { zoom: number; center: string }) => void }) {
   const map = useMap();
   useEffect(() => {
-    const report = () => onZoom(map.getZoom());
+    const report = () => {
+      const c = map.getCenter();
+      onView({ zoom: map.getZoom(), center: `${c.lat},${c.lng}` });
+    };
     report();
     map.on("zoomend moveend viewreset", report);
     return () => {
       map.off("zoomend moveend viewreset", report);
     };
-  }, [map, onZoom]);
+  }, [map, onView]);
   return null;
 }
 
