@@ -5,7 +5,7 @@ const nextConfig: NextConfig = {
   // PGlite loads its wasm and extension bundles from its own package directory at run time.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
-  // gzip in the app server (read when `next start` starts, no rebuild needed). Behind a proxy that compresses, turn it
+  // gzip in the app server (read when the server starts, no rebuild needed). Behind a proxy that compresses, turn it
   // off with HTTP_COMPRESSION=false: gzipping every small API reply costs ~15–25 % of single-post ingest throughput.
   compress: env().HTTP_COMPRESSION,
   // Type errors are caught by `npm test` (tsc over the whole repo, tests included) before a build is ever made.

@@ -54,10 +54,11 @@ export default defineConfig({
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       WEBHOOK_RETRY_DELAYS: retryDelaysMs,
       DEFAULT_PLAN: "enterprise",
-      // Every sign-up and sign-in of the suite comes from 127.0.0.1: lift the per-address budgets (the per-email one,
-      // which a spec exercises, stays).
+      // Every sign-up and sign-in of the suite comes from 127.0.0.1: lift the per-address budgets (the per-email-and-
+      // address one, which a spec exercises, stays).
       SIGNIN_RATE_LIMIT_PER_IP: "1000",
       SIGNUP_RATE_LIMIT_PER_IP: "1000",
+      AUTH_FAILURE_LIMIT_PER_IP: "1000",
       // Maps must render without tiles: point them at a closed local port instead of the internet.
       NEXT_PUBLIC_MAP_TILE_URL: "http://127.0.0.1:9/{z}/{x}/{y}.png",
       DATABASE_URL: "",

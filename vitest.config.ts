@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["tests/api/**/*.test.ts"],
-          // One real server (next start) for the whole suite, started and stopped by the global setup.
+          // One real server (scripts/serve.ts) for the whole suite, started and stopped by the global setup.
           globalSetup: ["tests/harness/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,

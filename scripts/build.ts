@@ -28,6 +28,9 @@ export function buildIsStale(): boolean {
 
 export const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 
+/** The node arguments that run the app server on the built app (scripts/serve.ts, TypeScript through tsx). */
+export const serverArgs = (nodeArgs: string[] = []): string[] => [...nodeArgs, "--import", "tsx", path.join(root, "scripts", "serve.ts")];
+
 /** Runs `next build` when the build is missing or older than the sources. */
 export function buildIfStale(log: (line: string) => void = console.log): void {
   if (!buildIsStale()) return;

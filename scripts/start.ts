@@ -1,9 +1,10 @@
-// npm start: migrate the database, build when there is no (current) build, then serve on PORT (default 3000).
+// npm start: migrate the database, build when there is no (current) build, then serve on PORT (default 3000) with
+// Fenceline's own server (scripts/serve.ts → lib/server/app-server.ts) in a process of its own.
 import { spawn } from "node:child_process";
 import { dataDir, env } from "@/lib/config/env";
 import { closeDb, getDbHandle } from "@/lib/db/client";
 import { EmbeddedDatabaseBusyError } from "@/lib/db/embedded-lock";
-import { buildIfStale, nextBin } from "./build";
+import { buildIfStale, serverArgs } from "./build";
 
 async function main() {
   const config = env();
@@ -19,7 +20,7 @@ async function main() {
     throw err;
   }
   buildIfStale();
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(config.PORT)], {
+  const child = spawn(process.execPath, serverArgs(), {
     stdio: "inherit",
     env: { ...process.env, PORT: String(config.PORT), NEXT_TELEMETRY_DISABLED: "1" },
   });

@@ -7,8 +7,9 @@ import { persistedSecret } from "@/lib/config/secrets";
 import { getDb } from "@/lib/db/client";
 import { clientIp } from "@/lib/http/client-ip";
 import { getLimiter } from "@/lib/rate-limit";
+import { DEFAULT_AFTER_SIGN_IN, sameOriginPath } from "./callback-url";
 import { SignInInput } from "./schemas";
-import { findOrCreateOAuthUser, verifyCredentials } from "./users";
+import { endSessions, findOrCreateOAuthUser, verifyCredentials } from "./users";
 
 // next-auth v4 builds its callback URLs from NEXTAUTH_URL; ours is APP_URL.
 process.env.NEXTAUTH_URL ??= env().APP_URL;
@@ -16,11 +17,19 @@ process.env.NEXTAUTH_URL ??= env().APP_URL;
 /** AUTH_SECRET, or one generated on first start and kept in the data directory. */
 export const authSecret = (): string => env().AUTH_SECRET ?? persistedSecret("auth-secret");
 
-// Brute force is slowed per address tried and per client: 10 attempts per email and SIGNIN_RATE_LIMIT_PER_IP (30) per
-// IP in 10 minutes. Sign-ups: SIGNUP_RATE_LIMIT_PER_IP (10) per IP an hour.
+// Brute force is slowed per client and per address tried, in 10-minute windows:
+// - per client address: SIGNIN_RATE_LIMIT_PER_IP (30) attempts, then refused;
+// - per (email, client address): 10 attempts, then refused: a stranger locks only themselves out, never the owner;
+// - per email, from every client together: SIGNIN_SLOWDOWN_AFTER (50) attempts, after which each further attempt for
+//   that email waits SIGNIN_SLOWDOWN_MS first: a distributed guesser is slowed, the owner can still sign in.
+export const SIGNIN_WINDOW_S = 600;
+export const SIGNIN_PER_EMAIL_AND_IP = 10;
+export const SIGNIN_SLOWDOWN_AFTER = 50;
+export const SIGNIN_SLOWDOWN_MS = 2_000;
 export const signInLimits = {
-  email: () => getLimiter("signin-email", 10, 600),
-  ip: () => getLimiter("signin-ip", env().SIGNIN_RATE_LIMIT_PER_IP, 600),
+  ip: () => getLimiter("signin-ip", env().SIGNIN_RATE_LIMIT_PER_IP, SIGNIN_WINDOW_S),
+  emailAndIp: () => getLimiter("signin-email-ip", SIGNIN_PER_EMAIL_AND_IP, SIGNIN_WINDOW_S),
+  email: () => getLimiter("signin-email", SIGNIN_SLOWDOWN_AFTER, SIGNIN_WINDOW_S),
 };
 export const signUpLimiter = () => getLimiter("signup-ip", env().SIGNUP_RATE_LIMIT_PER_IP, 3600);
 
@@ -40,15 +49,17 @@ function providers(): AuthOptions["providers"] {
         const parsed = SignInInput.safeParse(credentials ?? {});
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
-        // The client first, the email only when the client is within its limit: a client already refused cannot go
-        // on spending (and so keep locking) a victim's per-email budget.
+        // The client first, then the pair: a client already refused cannot go on spending the email's budgets.
+        const ip = clientIp(req.headers ?? {});
         const now = Date.now();
-        for (const check of [() => signInLimits.ip().limit(clientIp(req.headers ?? {})), () => signInLimits.email().limit(email)]) {
+        for (const check of [() => signInLimits.ip().limit(ip), () => signInLimits.emailAndIp().limit(`${email} ${ip}`)]) {
           const verdict = await check();
           if (!verdict.success) throw new SignInThrottledError((verdict.reset - now) / 1000);
         }
+        if (!(await signInLimits.email().limit(email)).success) await new Promise((r) => setTimeout(r, SIGNIN_SLOWDOWN_MS));
+        // A PasswordHashingBusyError's message reaches the form as is (next-auth passes an authorize error's message on).
         const user = await verifyCredentials(await getDb(), email, password);
-        return user ? { id: user.id, email: user.email, name: user.name } : null;
+        return user ? { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } : null;
       },
     }),
   ];
@@ -79,6 +90,11 @@ export function authOptions(): AuthOptions {
     pages: { signIn: "/sign-in", error: "/sign-in" },
     providers: providers(),
     callbacks: {
+      // After sign-in (and sign-out) only this site's own paths: anything else goes to the dashboard.
+      async redirect({ url }) {
+        const appUrl = env().APP_URL;
+        return new URL(sameOriginPath(url, appUrl) ?? DEFAULT_AFTER_SIGN_IN, appUrl).toString();
+      },
       async signIn({ user, account, profile }) {
         if (!account || account.provider === "credentials") return true;
         // OAuth: only a verified address may claim an account (GitHub returns its primary, verified email).
@@ -89,14 +105,22 @@ export function authOptions(): AuthOptions {
         if (user && account) {
           const row =
             account.provider === "credentials"
-              ? { id: user.id }
+              ? { id: user.id, sessionVersion: (user as { sessionVersion?: number }).sessionVersion ?? 0 }
               : await findOrCreateOAuthUser(await getDb(), user.email!.toLowerCase(), user.name ?? null);
           token.uid = row.id;
+          // The user's session version when this session began: lib/auth/session.ts refuses the session once it moved.
+          token.sv = row.sessionVersion;
         }
         return token;
       },
       async session({ session, token }) {
-        return { ...session, uid: token.uid };
+        return { ...session, uid: token.uid, sv: token.sv };
+      },
+    },
+    events: {
+      // Signing out ends every session of the user, including copies of this cookie.
+      async signOut({ token }) {
+        if (typeof token?.uid === "string") await endSessions(await getDb(), token.uid);
       },
     },
   });

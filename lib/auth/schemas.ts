@@ -7,15 +7,20 @@ export const Email = z
   .max(254, "Email is too long")
   .pipe(z.email("Enter a valid email address"));
 
+const NewPassword = z.string().min(10, "Use at least 10 characters").max(200, "Use at most 200 characters");
+
 export const SignUpInput = z.object({
   name: z.string().trim().max(100, "Name is at most 100 characters").optional(),
   email: Email,
-  password: z
-    .string()
-    .min(10, "Use at least 10 characters")
-    .max(200, "Use at most 200 characters"),
+  password: NewPassword,
 });
 export type SignUpInput = z.infer<typeof SignUpInput>;
 
 export const SignInInput = z.object({ email: Email, password: z.string().min(1, "Enter your password").max(200) });
 export type SignInInput = z.infer<typeof SignInInput>;
+
+export const ChangePasswordInput = z.object({
+  currentPassword: z.string().min(1, "Enter your current password").max(200),
+  newPassword: NewPassword,
+});
+export type ChangePasswordInput = z.infer<typeof ChangePasswordInput>;

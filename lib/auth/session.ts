@@ -15,15 +15,16 @@ export interface DashboardSession {
 }
 
 /**
- * The signed-in user with their account, or null (no session, or the user no longer exists). Once per request: the
- * layout, the metadata and the page all ask.
+ * The signed-in user with their account, or null: no session, the user no longer exists, or the session began before
+ * the user's session version last moved (sign-out, password change). Once per request: the layout, the metadata and
+ * the page all ask.
  */
 export const getSession = cache(async (): Promise<DashboardSession | null> => {
-  const session = (await getServerSession(authOptions())) as { uid?: string } | null;
+  const session = (await getServerSession(authOptions())) as { uid?: string; sv?: number } | null;
   if (!session?.uid) return null;
   const db = await getDb();
   const found = await getUserWithAccount(db, session.uid);
-  if (!found) return null;
+  if (!found || found.user.sessionVersion !== (session.sv ?? 0)) return null;
   return { ...found, ctx: { account: { id: found.account.id, plan: found.account.plan }, db } };
 });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { accounts, users, type AccountRow, type UserRow } from "@/lib/db/schema";
@@ -92,4 +92,34 @@ export async function getUserWithAccount(db: Db, userId: string): Promise<{ user
     .where(eq(users.id, userId))
     .limit(1);
   return row ?? null;
+}
+
+/** Ends every session of the user (sign-out, password change): the sessions' version no longer matches. */
+export async function endSessions(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId))
+    .returning({ sessionVersion: users.sessionVersion });
+  return row?.sessionVersion ?? 0;
+}
+
+export class WrongPasswordError extends Error {
+  constructor() {
+    super("The current password is not correct");
+  }
+}
+
+/**
+ * Changes a user's password after checking the current one, and ends every session of the user: the caller signs the
+ * current browser in again with the new password.
+ */
+export async function changePassword(db: Db, userId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user?.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) throw new WrongPasswordError();
+  const passwordHash = await hashPassword(input.newPassword);
+  await db
+    .update(users)
+    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId));
 }

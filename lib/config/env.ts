@@ -25,11 +25,18 @@ const EnvSchema = z.object({
   AUTH_SECRET: z.string().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+  // Requests with an unknown or revoked API key per client address a minute; past it every keyed request from that
+  // address gets 429 until the window rolls on (keys cannot be guessed at full speed).
+  AUTH_FAILURE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   SHARE_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(120),
   SHARE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
   // Dashboard sign-in attempts per client address in 10 minutes, and sign-ups per client address in an hour.
   SIGNIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   SIGNUP_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
+  // Password hashes (scrypt, ~100 ms of a core each) computed at once; more wait in a queue of at most
+  // PASSWORD_HASH_QUEUE, beyond which a sign-in is refused as busy. Default: half the cores, at least 1.
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(100),
   DEFAULT_PLAN: z.enum(["free", "enterprise"]).default("enterprise"),
   WEBHOOK_RETRY_DELAYS: csvOfMs.default([5000, 30000, 120000]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),

@@ -1,3 +1,5 @@
+import { inTimestampRange } from "@/lib/schemas/common";
+
 // The time range of a trackable's track page, read from its URL (?range=1h|24h|7d, or ?range=custom&from=&to=)
 // so a view can be shared and is rendered on the server. Custom bounds are minutes in UTC, as <input
 // type="datetime-local"> writes them ("2026-11-22T07:30"); the page labels them UTC.
@@ -30,7 +32,7 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 export function parseUtcInput(value: string | undefined): Date | null {
   if (!value || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
   const d = new Date(`${value}Z`);
-  return Number.isNaN(d.getTime()) ? null : d;
+  return inTimestampRange(d) ? d : null;
 }
 
 /** Date → "2026-11-22T07:30" in UTC, the value format of <input type="datetime-local">. */

@@ -1,7 +1,8 @@
 import { verifyApiKey } from "@/lib/api-keys/keys";
 import type { Ctx, Plan } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
-import { apiLimiter, rateLimitHeaders } from "@/lib/rate-limit";
+import { apiLimiter, authFailureLimiter, rateLimitHeaders, type RateLimitResult } from "@/lib/rate-limit";
+import { clientIp } from "./client-ip";
 import { ApiError, errorBody, type ErrorCode } from "./errors";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -61,8 +62,16 @@ export function withApiKey(
       const presented = bearer(req);
       if (!presented) throw new ApiError("unauthorized", "Missing API key: send Authorization: Bearer <API_KEY>");
       const db = await getDb();
-      const verified = await verifyApiKey(db, presented);
-      if (!verified) throw new ApiError("unauthorized", "Invalid API key: it is unknown or has been revoked");
+      // Failed authentications are counted per client address: once over the budget, every keyed request from that
+      // address is refused before its key is looked at, so a guess that happens to be right cannot be told apart.
+      const ip = clientIp(req.headers);
+      const [failures, verified] = await Promise.all([authFailureLimiter().peek(ip), verifyApiKey(db, presented)]);
+      if (!failures.success) throw authFailuresExceeded(failures);
+      if (!verified) {
+        const counted = await authFailureLimiter().limit(ip);
+        if (!counted.success) throw authFailuresExceeded(counted);
+        throw new ApiError("unauthorized", "Invalid API key: it is unknown or has been revoked");
+      }
 
       const verdict = await apiLimiter().limit(`key:${verified.keyId}`);
       limitHeaders = rateLimitHeaders(verdict);
@@ -84,6 +93,15 @@ export function withApiKey(
       return res;
     }
   };
+}
+
+function authFailuresExceeded(verdict: RateLimitResult): ApiError {
+  const headers = rateLimitHeaders(verdict);
+  return new ApiError(
+    "rate_limit_exceeded",
+    `Too many requests with an invalid API key from this address: at most ${verdict.limit} a minute. Retry after ${headers["Retry-After"]} s.`,
+    { "Retry-After": headers["Retry-After"]! },
+  );
 }
 
 export const planRequired = () =>

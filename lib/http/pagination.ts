@@ -1,5 +1,15 @@
 import { z } from "zod";
+import { inTimestampRange } from "@/lib/schemas/common";
 import { ApiError } from "./errors";
+
+const ISO_DATE_TIME = /^[+-]?\d{4,6}-\d{2}-\d{2}T/;
+
+// A cursor is decoded from client input: every date-time in it must be one the store can compare against (a forged
+// cursor at year 0000 or 10000 would otherwise reach the database and fail there).
+const timesInRange = (value: unknown): boolean =>
+  typeof value !== "object" || value === null
+    ? true
+    : Object.values(value).every((v) => typeof v !== "string" || !ISO_DATE_TIME.test(v) || inTimestampRange(new Date(v)));
 
 /** Opaque cursors: base64url JSON of the last row's sort key. */
 export function encodeCursor(key: Record<string, string | number>): string {
@@ -9,7 +19,7 @@ export function encodeCursor(key: Record<string, string | number>): string {
 export function decodeCursor<S extends z.ZodType>(cursor: string, schema: S): z.output<S> {
   try {
     const parsed = schema.safeParse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-    if (parsed.success) return parsed.data;
+    if (parsed.success && timesInRange(parsed.data)) return parsed.data;
   } catch {
     // fall through
   }

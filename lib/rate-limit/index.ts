@@ -51,17 +51,25 @@ export class ResilientLimiter implements Limiter {
     this.circuitOpenMs = opts.circuitOpenMs ?? CIRCUIT_OPEN_MS;
   }
 
-  async limit(identifier: string): Promise<RateLimitResult> {
-    if (Date.now() < this.openUntil) return this.fallback.limit(identifier);
+  limit(identifier: string): Promise<RateLimitResult> {
+    return this.call((l) => l.limit(identifier));
+  }
+
+  peek(identifier: string): Promise<RateLimitResult> {
+    return this.call((l) => l.peek(identifier));
+  }
+
+  private async call(op: (limiter: Limiter) => Promise<RateLimitResult>): Promise<RateLimitResult> {
+    if (Date.now() < this.openUntil) return op(this.fallback);
     try {
-      return await (await this.primary).limit(identifier);
+      return await op(await this.primary);
     } catch (err) {
       this.openUntil = Date.now() + this.circuitOpenMs;
       if (Date.now() - this.lastWarning > 60_000) {
         this.lastWarning = Date.now();
         console.warn(`[rate-limit] ${this.name}: shared store unavailable, using the in-process limiter:`, String(err));
       }
-      return this.fallback.limit(identifier);
+      return op(this.fallback);
     }
   }
 
@@ -83,6 +91,14 @@ function firstConnection(client: IORedisClient, ms: number): Promise<void> {
     client.once("ready", done);
     client.once("error", done);
   });
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`rate-limit store timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** A limiter over the shared store, `max` requests per rolling `windowS` seconds; it throws when the store fails. */
@@ -118,6 +134,10 @@ export async function createSharedLimiter(store: SharedStore, name: string, max:
       if (r.reason === "timeout") throw new Error(`rate-limit store timed out after ${STORE_TIMEOUT_MS} ms`);
       return { success: r.success, limit: r.limit, remaining: r.remaining, reset: r.reset };
     },
+    async peek(identifier) {
+      const r = await withTimeout(limiter.getRemaining(identifier), STORE_TIMEOUT_MS);
+      return { success: r.remaining > 0, limit: r.limit, remaining: r.remaining, reset: r.reset };
+    },
     close,
   };
 }
@@ -152,6 +172,9 @@ export function getLimiter(name: string, max: number, windowS = 60): Limiter {
 
 /** The per-API-key limiter of /api/v1 (RATE_LIMIT_PER_MINUTE). */
 export const apiLimiter = () => getLimiter("api", env().RATE_LIMIT_PER_MINUTE, 60);
+
+/** Failed API-key authentications per client address (AUTH_FAILURE_LIMIT_PER_IP a minute). */
+export const authFailureLimiter = () => getLimiter("auth-failures-ip", env().AUTH_FAILURE_LIMIT_PER_IP, 60);
 
 /** Headers that report a limiter's verdict; Retry-After only when refused. */
 export function rateLimitHeaders(r: RateLimitResult, now = Date.now()): Record<string, string> {

@@ -102,3 +102,16 @@ describe("in-process sliding window", () => {
     expect(limiter.take("old-2", at(12)).remaining).toBe(99);
   });
 });
+
+describe("peek", () => {
+  it("tells the verdict without counting a request", async () => {
+    const limiter = new MemorySlidingWindow(2, 60_000);
+    expect((await limiter.peek("a")).success).toBe(true);
+    await limiter.limit("a");
+    expect((await limiter.peek("a")).remaining).toBe(1);
+    await limiter.limit("a");
+    expect((await limiter.peek("a")).success).toBe(false);
+    expect((await limiter.peek("a")).success).toBe(false);
+    expect((await limiter.peek("b")).success).toBe(true);
+  });
+});

@@ -23,12 +23,20 @@ export class MemorySlidingWindow implements Limiter {
     return this.take(identifier, Date.now());
   }
 
-  take(identifier: string, now: number): RateLimitResult {
+  async peek(identifier: string): Promise<RateLimitResult> {
+    return this.take(identifier, Date.now(), false);
+  }
+
+  take(identifier: string, now: number, count = true): RateLimitResult {
     const window = Math.floor(now / this.windowMs);
     const reset = (window + 1) * this.windowMs;
     let entry = this.windows.get(identifier);
     if (!entry || entry.window < window - 1) entry = { window, current: 0, previous: 0 };
     else if (entry.window === window - 1) entry = { window, current: 0, previous: entry.current };
+    if (!count) {
+      const used = Math.floor(entry.previous * (1 - (now % this.windowMs) / this.windowMs)) + entry.current;
+      return { success: used < this.max, limit: this.max, remaining: Math.max(0, this.max - used), reset };
+    }
     this.windows.set(identifier, entry);
     this.sweep(window);
 

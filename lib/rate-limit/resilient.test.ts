@@ -12,6 +12,9 @@ class SwitchableStore implements Limiter {
     if (!this.up) throw new Error("ECONNREFUSED");
     return { success: true, limit: 7, remaining: 6, reset: 0 };
   }
+  async peek(): Promise<RateLimitResult> {
+    return this.limit();
+  }
 }
 
 /** Keeps a test's calls inside one fixed window, so a rollover cannot change the counts it expects. */

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { nextBin } from "@/scripts/build";
+import { serverArgs } from "@/scripts/build";
 import { scratchPostgres } from "../support/scratch-db";
 
 // When DATABASE_URL is set, each test server gets a database of its own on that Postgres (created here, dropped on
@@ -36,7 +36,7 @@ export async function freePort(): Promise<number> {
 }
 
 
-/** Starts the built app (`next start`) on a free port with its own data directory and, on Postgres, its own database. */
+/** Starts the built app (scripts/serve.ts, the server `npm start` runs) on a free port with its own data directory and, on Postgres, its own database. */
 export async function startServer(
   opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; nodeArgs?: string[] } = {},
 ): Promise<TestServer> {
@@ -52,7 +52,7 @@ export async function startServer(
       : null;
 
   let output = "";
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), nextBin, "start", "-p", String(port)], {
+  const child = spawn(process.execPath, serverArgs(opts.nodeArgs), {
     env: {
       ...process.env,
       NODE_ENV: "production",

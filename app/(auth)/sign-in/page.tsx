@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { DEFAULT_AFTER_SIGN_IN, sameOriginPath } from "@/lib/auth/callback-url";
 import { oauthProviders } from "@/lib/auth/options";
+import { env } from "@/lib/config/env";
 import { getSession } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -15,8 +17,8 @@ const ERRORS: Record<string, string> = {
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; callbackUrl?: string }> }) {
   if (await getSession()) redirect("/trackables");
   const { error, callbackUrl } = await searchParams;
-  // Only same-site paths: a callback URL must never send the user to another origin.
-  const next = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/trackables";
+  // Only same-origin paths: a callback URL must never send the user to another origin.
+  const next = sameOriginPath(callbackUrl, env().APP_URL) ?? DEFAULT_AFTER_SIGN_IN;
   return (
     <SignInForm
       providers={oauthProviders()}

@@ -2,7 +2,10 @@
 import { revalidatePath } from "next/cache";
 import { renameAccount } from "@/lib/accounts/accounts";
 import { UpdateAccountInput } from "@/lib/accounts/schemas";
+import { ChangePasswordInput } from "@/lib/auth/schemas";
+import { changePassword, WrongPasswordError } from "@/lib/auth/users";
 import { dashboardAction } from "@/lib/dashboard/action";
+import { ApiError } from "@/lib/http/errors";
 
 export async function renameWorkspaceAction(input: { name: string }) {
   return dashboardAction(UpdateAccountInput, input, async ({ input, session }) => {
@@ -10,5 +13,17 @@ export async function renameWorkspaceAction(input: { name: string }) {
     // The sidebar shows the workspace name on every page.
     revalidatePath("/", "layout");
     return { name: account.name };
+  });
+}
+
+export async function changePasswordAction(input: { currentPassword: string; newPassword: string }) {
+  return dashboardAction(ChangePasswordInput, input, async ({ input, session }) => {
+    try {
+      await changePassword(session.ctx.db, session.user.id, input);
+    } catch (err) {
+      if (err instanceof WrongPasswordError) throw new ApiError("invalid_request", `Invalid body: currentPassword: ${err.message}`);
+      throw err;
+    }
+    return { email: session.user.email };
   });
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { WorkspaceNameForm } from "@/components/account/workspace-name-form";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { Badge, Card, PageHeader, cx } from "@/components/ui";
@@ -133,6 +134,18 @@ export default async function AccountPage() {
             </table>
           </div>
         </Card>
+
+        {user.passwordHash ? (
+          <Card aria-labelledby="password-heading" className="p-5">
+            <h2 id="password-heading" className="text-base font-semibold text-slate-900">
+              Password
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">Changing it signs you out everywhere else.</p>
+            <div className="mt-3">
+              <ChangePasswordForm />
+            </div>
+          </Card>
+        ) : null}
 
         <Card aria-labelledby="session-heading" className="flex flex-col gap-3 p-5 sm:flex-row sm:items-center sm:justify-between">
           <div>

@@ -1,4 +1,4 @@
-import { index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, id, ts } from "./columns";
 
@@ -15,6 +15,9 @@ export const users = pgTable(
     passwordHash: text("password_hash"),
     createdAt: createdAt(),
     lastSignInAt: ts("last_sign_in_at"),
+    // Carried in each session's token and compared on every request: bumped by sign-out and a password change, it
+    // ends every session that began before (copies of the cookie included).
+    sessionVersion: integer("session_version").notNull().default(0),
   },
   (t) => [
     // Sign-in and sign-up look a user up by email; one user per address.

@@ -1,0 +1,133 @@
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import next from "next";
+import { env } from "@/lib/config/env";
+import { errorBody } from "@/lib/http/errors";
+import { CLIENT_IP_HEADER, clientAddress } from "./client-address";
+import { newNonce, pageKind, securityHeaders } from "./security-headers";
+
+export interface AppServerOptions {
+  /** The app's directory (the one holding .next); the working directory by default. */
+  dir?: string;
+  /** Reverse proxies in front of the app (TRUST_PROXY by default). */
+  trustProxy?: number;
+}
+
+export interface AppServer {
+  server: http.Server;
+  /** Listens on `port` (0: any free port) on every interface; resolves with the port. */
+  listen(port: number, hostname?: string): Promise<number>;
+  /** Stops accepting connections, lets in-flight requests finish for up to `graceMs`, then closes the rest. */
+  close(graceMs?: number): Promise<void>;
+}
+
+// Headers a client could send to pose as a proxy or to choose what the app trusts. With TRUST_PROXY = 0 no proxy is in
+// front, so the forwarded host/proto/port are the client's own inventions and Next.js recomputes them from the socket.
+const FORWARDED_HOST_HEADERS = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
+
+/**
+ * Fenceline's HTTP server: Next.js's request handler behind a thin Node layer that does what only the socket owner
+ * can do before Next.js sees the request — the client address (from the socket and TRUST_PROXY, overwritten on every
+ * request), a refusal of paths that are not valid percent-encoded UTF-8, a 403 for cross-origin server-action posts,
+ * and the security headers of each kind of page (with the per-request CSP nonce Next.js puts on its scripts).
+ */
+export async function createAppServer(opts: AppServerOptions = {}): Promise<AppServer> {
+  const config = env();
+  const trustProxy = opts.trustProxy ?? config.TRUST_PROXY;
+  const appHost = new URL(config.APP_URL).host;
+  const app = next({ dev: false, dir: opts.dir ?? process.cwd(), customServer: true });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? "/";
+    const pathname = url.split("?", 1)[0]!;
+    const kind = pageKind(pathname);
+
+    const ip = clientAddress(req, trustProxy);
+    req.headers[CLIENT_IP_HEADER] = ip;
+    req.headers["x-forwarded-for"] = ip;
+    if (trustProxy === 0) for (const h of FORWARDED_HOST_HEADERS) delete req.headers[h];
+
+    const nonce = newNonce();
+    const headers = securityHeaders(kind, { nonce, tileUrl: config.NEXT_PUBLIC_MAP_TILE_URL });
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    // Next.js takes the nonce for its inline scripts from the request's CSP header: only ever the one set here.
+    if (headers["Content-Security-Policy"]) req.headers["content-security-policy"] = headers["Content-Security-Policy"];
+    else delete req.headers["content-security-policy"];
+    delete req.headers["content-security-policy-report-only"];
+
+    if (!isValidPath(pathname)) {
+      if (kind === "api") return sendJson(res, 400, errorBody("invalid_request", "The path is not valid: it must be percent-encoded UTF-8"));
+      // Pages: Next.js renders its 404 page for a path that exists nowhere.
+      req.url = "/_fenceline/invalid-path";
+    } else if (req.method === "POST" && req.headers["next-action"] && !sameOriginAction(req, appHost, trustProxy)) {
+      res.statusCode = 403;
+      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      return res.end("Forbidden: a server action may only be posted from this site's own pages.");
+    }
+
+    handle(req, res).catch((err: unknown) => {
+      console.error(`[server] ${req.method} ${pathname} failed:`, err);
+      if (res.headersSent) return res.destroy();
+      sendJson(res, 500, errorBody("internal_error", "An internal error occurred. Try again later."));
+    });
+  };
+
+  const server = http.createServer(onRequest);
+  return {
+    server,
+    listen(port, hostname) {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, hostname, () => {
+          server.off("error", reject);
+          resolve((server.address() as AddressInfo).port);
+        });
+      });
+    },
+    async close(graceMs = 5_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(timer);
+      await app.close();
+    },
+  };
+}
+
+/** A path Next.js can decode: every percent escape well-formed and the bytes valid UTF-8. */
+export function isValidPath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A server-action post comes from this site: its Origin's host is the app's (APP_URL), the Host it was sent to, or the
+ * host a trusted proxy forwarded. Browsers always send Origin on a POST; a request without one is not a browser's
+ * cross-site post, and Next.js's own check decides it.
+ */
+function sameOriginAction(req: IncomingMessage, appHost: string, trustProxy: number): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const forwarded = trustProxy > 0 ? String(req.headers["x-forwarded-host"] ?? "").split(",")[0]!.trim() : "";
+  return host !== "" && (host === appHost || host === req.headers.host || host === forwarded);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.end(JSON.stringify(body));
+}

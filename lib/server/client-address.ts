@@ -1,0 +1,30 @@
+import type { IncomingMessage } from "node:http";
+import ipaddr from "ipaddr.js";
+import proxyaddr from "proxy-addr";
+
+/**
+ * The request header that carries the client address from the app server to route handlers, server actions and
+ * next-auth. The app server overwrites it on every request (a value sent by the client never survives), so it is the
+ * one source of the client address: see lib/http/client-ip.ts.
+ */
+export const CLIENT_IP_HEADER = "x-fenceline-client-ip";
+
+/**
+ * The client's address: the socket's peer, or with `trustProxy` = N reverse proxies in front of the app, the entry N
+ * places from the right of X-Forwarded-For (the address the outermost trusted proxy saw), as Express's
+ * `trust proxy = N` does. IPv4-mapped IPv6 addresses (::ffff:192.0.2.1) are given as IPv4.
+ */
+export function clientAddress(req: Pick<IncomingMessage, "headers" | "socket">, trustProxy: number): string {
+  const raw = proxyaddr(req as IncomingMessage, (_addr, hop) => hop < trustProxy);
+  return normalizeAddress(raw);
+}
+
+function normalizeAddress(raw: string | undefined): string {
+  if (!raw) return "unknown";
+  if (!ipaddr.isValid(raw)) return raw.slice(0, 64);
+  const parsed = ipaddr.parse(raw);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return (parsed as ipaddr.IPv6).toIPv4Address().toString();
+  }
+  return parsed.toString();
+}

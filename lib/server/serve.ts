@@ -1,0 +1,22 @@
+import { env } from "@/lib/config/env";
+import { createAppServer } from "./app-server";
+
+/**
+ * Serves the built app on PORT until SIGTERM/SIGINT, then closes gracefully: no new connections, in-flight requests
+ * get up to 5 s, and the process exits 0.
+ */
+export async function serve(opts: { port?: number } = {}): Promise<void> {
+  const port = opts.port ?? env().PORT;
+  const app = await createAppServer();
+  const bound = await app.listen(port);
+  console.log(`[fenceline] listening on http://localhost:${bound} (${env().APP_URL})`);
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`[fenceline] ${signal}: closing`);
+      app.close().finally(() => process.exit(0));
+    });
+  }
+}
