@@ -1,10 +1,12 @@
 // GET /api/health — liveness and database reachability, for load balancers and orchestrators (no key needed)
 import { pingDatabase } from "@/lib/db/health";
-import { json } from "@/lib/http/handler";
+import { json, route } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
+export const { GET, POST, PUT, PATCH, DELETE } = route({ GET: health });
+
+async function health() {
   try {
     await pingDatabase();
     return json({ status: "ok" });

@@ -2,7 +2,7 @@
 import { serve } from "inngest/next";
 import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
-import { errorResponse, type RouteHandler } from "@/lib/http/handler";
+import { errorResponse, route, type RouteHandler } from "@/lib/http/handler";
 import { jobsProvider } from "@/lib/jobs/config";
 
 const served = serve({ client: inngest, functions });
@@ -18,6 +18,4 @@ const notServed: RouteHandler = async () =>
 const pick = (method: "GET" | "POST" | "PUT"): RouteHandler => (req, ctx) =>
   jobsProvider() === "embedded" ? notServed(req, ctx) : (served[method] as RouteHandler)(req, ctx);
 
-export const GET = pick("GET");
-export const POST = pick("POST");
-export const PUT = pick("PUT");
+export const { GET, POST, PUT, PATCH, DELETE } = route({ GET: pick("GET"), POST: pick("POST"), PUT: pick("PUT") });

@@ -1,0 +1,215 @@
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { encodeCursor } from "@/lib/http/pagination";
+import { baseUrl, newAccount, request, type TestAccount } from "../harness/client";
+import { postAction, signIn, signUpUser, uniqueEmail } from "../harness/dashboard";
+
+// Bad input never gives a 5xx (issue 9, item 6): first each reproduction of the issue, then a fuzz that walks every
+// route of the app (read from app/) with every method, invalid bytes in each path segment, extreme dates, forged
+// cursors and huge numbers, against the real server.
+
+let account: TestAccount;
+let cookie: string;
+let owned: Record<string, string>;
+beforeAll(async () => {
+  account = await newAccount();
+  const trackable = await account.api("POST", "/trackables", { name: "Van" });
+  const geofence = await account.api("POST", "/geofences", {
+    name: "Depot",
+    type: "circle",
+    center: { latitude: 52.5, longitude: 13.4 },
+    radius: 100,
+  });
+  const link = await account.api("POST", "/share-links", { trackableId: trackable.body.id });
+  const user = await signUpUser(baseUrl(), uniqueEmail("fuzz"));
+  cookie = (await signIn(baseUrl(), user.email, user.password)).cookie;
+  const created = await postAction(baseUrl(), {
+    page: "/trackables",
+    file: "app/(dashboard)/trackables/actions.ts",
+    name: "createTrackableAction",
+    args: [{ name: "Bike", type: "bike" }],
+    cookie,
+  });
+  owned = {
+    trackableId: trackable.body.id,
+    geofence_id: geofence.body.id,
+    shareLinkId: link.body.id,
+    token: new URL(link.body.url).pathname.split("/").pop()!,
+    dashboardTrackableId: /"id":"([0-9a-f-]{36})"/.exec(created.text)![1]!,
+  };
+});
+
+const expectJsonError = (res: { status: number; body: any }) => {
+  expect(res.body?.error, JSON.stringify(res.body)).toEqual({ code: expect.any(String), message: expect.any(String) });
+};
+
+describe("the reproductions of issue 9", () => {
+  it("an out-of-range `from` is a 400 naming the parameter", async () => {
+    for (const from of ["9999-12-31T23:59:59-23:59", "0000-01-01T00:00:00Z", "+275760-09-13T00:00:00Z"]) {
+      const res = await account.api("GET", `/trackables/${owned.trackableId}/locations?from=${encodeURIComponent(from)}`);
+      expect(res.status, from).toBe(400);
+      expectJsonError(res);
+      expect(res.body.error.message).toContain("from");
+    }
+  });
+
+  it("a cursor at year 0000 (or 10000) is a 400", async () => {
+    for (const t of ["0000-01-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z"]) {
+      const cursor = encodeCursor({ t, i: "01936f4e-5c2a-7b3e-9a41-2f0c8d6e1a55", o: "desc" });
+      const res = await account.api("GET", `/trackables/${owned.trackableId}/locations?cursor=${cursor}`);
+      expect(res.status, t).toBe(400);
+      expect(res.body.error.code).toBe("invalid_request");
+    }
+  });
+
+  it("invalid UTF-8 in an API path is a 400 with the error envelope; on a page, the 404 page", async () => {
+    for (const p of ["/api/v1/trackables/%ED%A0%80", "/api/public/share/%FF", "/api/v1/%C0%AF", "/api/%"]) {
+      const res = await request("GET", p, { key: account.key });
+      expect(res.status, p).toBe(400);
+      expectJsonError(res);
+    }
+    for (const p of ["/share/%FF", "/trackables/%ED%A0%80"]) {
+      const res = await fetch(`${baseUrl()}${p}`, { headers: { cookie } });
+      expect(res.status, p).toBe(404);
+      expect(await res.text()).toContain("This page does not exist");
+    }
+  });
+
+  it("the dashboard's custom range with extreme dates shows the page, not an error", async () => {
+    for (const [from, to] of [["0000-01-01T00:00", ""], ["9999-12-31T23:59", ""], ["0001-01-01T00:00", "9999-12-31T23:59"], ["275760-09-13T00:00", ""]]) {
+      const res = await fetch(`${baseUrl()}/trackables/${owned.dashboardTrackableId}?range=custom&from=${from}&to=${to}`, { headers: { cookie } });
+      expect(res.status, `${from}..${to}`).toBe(200);
+    }
+  });
+
+  it("a cross-origin server-action post is a 403", async () => {
+    const res = await postAction(baseUrl(), {
+      page: "/trackables",
+      file: "app/(dashboard)/trackables/actions.ts",
+      name: "createTrackableAction",
+      args: [{ name: "From elsewhere", type: "x" }],
+      cookie,
+      origin: "https://evil.example",
+    });
+    expect(res.status).toBe(403);
+    for (const origin of ["null", "not a url"]) {
+      const r = await postAction(baseUrl(), { page: "/", file: "app/(auth)/sign-up/actions.ts", name: "signUpAction", args: [{}], origin });
+      expect(r.status, origin).toBe(403);
+    }
+  });
+
+  it("/api/inngest on the embedded runner is a clear 404", async () => {
+    for (const method of ["GET", "POST", "PUT"]) {
+      const res = await request(method, "/api/inngest");
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe("not_found");
+      expect(res.body.error.message).toContain("Inngest is not configured");
+    }
+  });
+
+  it("unknown API paths anywhere under /api are a JSON 404", async () => {
+    for (const p of ["/api", "/api/nope", "/api/v2/trackables"]) {
+      const res = await request("GET", p);
+      expect(res.status, p).toBe(404);
+      expectJsonError(res);
+    }
+  });
+});
+
+/** Every route of the app as a path template ("/api/v1/trackables/[trackableId]"), from its files under app/. */
+function routeTemplates(): { template: string; kind: "api" | "page" }[] {
+  const out: { template: string; kind: "api" | "page" }[] = [];
+  const walk = (dir: string, segments: string[]) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        const grouped = /^\(.*\)$/.test(entry.name);
+        walk(path.join(dir, entry.name), grouped ? segments : [...segments, entry.name]);
+      } else if (entry.name === "route.ts" || entry.name === "page.tsx") {
+        out.push({ template: `/${segments.join("/")}`, kind: entry.name === "route.ts" ? "api" : "page" });
+      }
+    }
+  };
+  walk(path.join(process.cwd(), "app"), []);
+  return out;
+}
+
+const INVALID_SEGMENTS = ["%FF", "%ED%A0%80", "%C0%AF", "%", "%zz", "%00", "..%2F..%2Fetc", "x".repeat(2000)];
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+const BODIES: (string | Buffer)[] = [
+  Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), // {"name":"<FF FE>"}
+  '{"latitude":1e309,"longitude":-1e309,"timestamp":"0000-01-01T00:00:00Z","radius":1e400,"name":"x"}',
+  '{"timestamp":"9999-12-31T23:59:59-23:59","latitude":1,"longitude":1,"expiresAt":"+275760-09-13T00:00:00Z"}',
+  '{"locations":[{"timestamp":"0000-01-01T00:00:00Z","latitude":99999999999999999999999,"longitude":1}]}',
+  `${"[".repeat(5000)}${"]".repeat(5000)}`,
+];
+const QUERIES = [
+  "from=9999-12-31T23:59:59-23:59",
+  "to=0000-01-01T00:00:00Z",
+  "from=-000001-01-01T00:00:00Z",
+  "limit=1e309",
+  "limit=99999999999999999999999",
+  "limit=-1",
+  `cursor=${encodeCursor({ t: "0000-01-01T00:00:00.000Z", i: "01936f4e-5c2a-7b3e-9a41-2f0c8d6e1a55", o: "asc" })}`,
+  `cursor=${encodeCursor({ t: "+275760-09-13T00:00:00.000Z", i: "x", o: "desc", c: 1e308 } as never)}`,
+  "cursor=%FF%FE",
+  "order=%ED%A0%80",
+  "range=custom&from=0000-01-01T00:00&to=9999-12-31T23:59",
+];
+
+describe("fuzz: every route × method × invalid path bytes, extreme dates, forged cursors, huge numbers", () => {
+  it("never answers 5xx; API errors keep the JSON envelope", async () => {
+    const paths = new Set<string>();
+    for (const { template } of routeTemplates()) {
+      const dynamic = [...template.matchAll(/\[\[?\.{0,3}([^\]]+)\]\]?/g)];
+      const fill = (value: (name: string) => string) =>
+        template.replace(/\[\[?\.{0,3}([^\]]+)\]\]?/g, (_m, name: string) => value(name));
+      const ownedValue = (name: string) =>
+        template.startsWith("/api") ? (owned[name] ?? "01936f4e-5c2a-7b3e-9a41-2f0c8d6e1a55") : (name === "trackableId" ? owned.dashboardTrackableId! : (owned[name] ?? "01936f4e-5c2a-7b3e-9a41-2f0c8d6e1a55"));
+      paths.add(fill(ownedValue));
+      if (dynamic.length === 0) {
+        for (const bad of INVALID_SEGMENTS) paths.add(`${template === "/" ? "" : template}/${bad}`);
+      }
+      for (let i = 0; i < dynamic.length; i++) {
+        for (const bad of INVALID_SEGMENTS) {
+          let n = 0;
+          paths.add(template.replace(/\[\[?\.{0,3}([^\]]+)\]\]?/g, (_m, name: string) => (n++ === i ? bad : ownedValue(name))));
+        }
+      }
+    }
+
+    const cases: { method: string; path: string; body?: string | Buffer }[] = [];
+    for (const p of paths) {
+      for (const method of METHODS) cases.push({ method, path: p });
+      for (const q of QUERIES) cases.push({ method: "GET", path: `${p}?${q}` });
+      for (const body of BODIES) for (const method of ["POST", "PATCH", "PUT"]) cases.push({ method, path: p, body });
+    }
+
+    const failures: string[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        while (next < cases.length) {
+          const c = cases[next++]!;
+          const headers: Record<string, string> = { Authorization: `Bearer ${account.key}`, cookie };
+          if (c.body !== undefined) headers["Content-Type"] = "application/json";
+          const res = await fetch(`${baseUrl()}${c.path}`, { method: c.method, headers, body: c.body, redirect: "manual" });
+          const text = await res.text();
+          const label = `${c.method} ${c.path.slice(0, 120)}${c.body ? ` body ${String(c.body).slice(0, 40)}` : ""} → ${res.status}`;
+          if (res.status >= 500) failures.push(`${label}: ${text.slice(0, 200)}`);
+          else if (c.path.startsWith("/api/") && !c.path.startsWith("/api/auth/") && res.status >= 400 && c.method !== "HEAD") {
+            let body: any;
+            try {
+              body = JSON.parse(text);
+            } catch {
+              body = null;
+            }
+            if (typeof body?.error?.code !== "string" || typeof body?.error?.message !== "string") failures.push(`${label}: not the envelope: ${text.slice(0, 120)}`);
+          }
+        }
+      }),
+    );
+    console.log(`fuzz: ${cases.length} requests over ${paths.size} paths, ${failures.length} failures`);
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
