@@ -136,8 +136,8 @@ function routeTemplates(): { template: string; kind: "api" | "page" }[] {
 
 const INVALID_SEGMENTS = ["%FF", "%ED%A0%80", "%C0%AF", "%", "%zz", "%00", "..%2F..%2Fetc", "x".repeat(2000)];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
-const BODIES: (string | Uint8Array)[] = [
-  new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), // {"name":"<FF FE>"}
+const BODIES: (string | Blob)[] = [
+  new Blob([new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])]), // {"name":"<FF FE>"}
   '{"latitude":1e309,"longitude":-1e309,"timestamp":"0000-01-01T00:00:00Z","radius":1e400,"name":"x"}',
   '{"timestamp":"9999-12-31T23:59:59-23:59","latitude":1,"longitude":1,"expiresAt":"+275760-09-13T00:00:00Z"}',
   '{"locations":[{"timestamp":"0000-01-01T00:00:00Z","latitude":99999999999999999999999,"longitude":1}]}',
@@ -178,7 +178,7 @@ describe("fuzz: every route × method × invalid path bytes, extreme dates, forg
       }
     }
 
-    const cases: { method: string; path: string; body?: string | Uint8Array }[] = [];
+    const cases: { method: string; path: string; body?: string | Blob }[] = [];
     for (const p of paths) {
       for (const method of METHODS) cases.push({ method, path: p });
       for (const q of QUERIES) cases.push({ method: "GET", path: `${p}?${q}` });
