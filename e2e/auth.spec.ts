@@ -33,7 +33,7 @@ test("sign-up reports invalid fields and a taken email", async ({ page }) => {
   await expect(page.locator("#email-error")).toContainText("already exists");
 });
 
-test("sign-in attempts for one email are throttled after 10 in 10 minutes", async ({ page }) => {
+test("sign-in attempts for one email from one client are throttled after 10 in 10 minutes", async ({ page }) => {
   const email = `target+${Date.now().toString(36)}@example.com`;
   await page.goto("/sign-in");
   await page.getByLabel("Email").fill(email);
