@@ -24,7 +24,8 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   method_not_allowed: "Method not allowed on this path",
   conflict: "Conflict with the current state of the object",
   payload_too_large: "Request body over 1 MiB",
-  rate_limit_exceeded: "More than the per-key limit of requests per rolling minute; see Retry-After",
+  rate_limit_exceeded:
+    "More than the per-key limit of requests per rolling minute, or too many requests with invalid keys from this client address; see Retry-After",
   internal_error: "Server error (never a stack trace); retry later",
 };
 const STATUS: Record<ErrorCode, `4${string}` | `5${string}`> = {
@@ -369,6 +370,12 @@ with \`npm run apikey:create\`, shown once, and can be revoked.
 
 **Rate limit.** 100 requests per rolling minute per key (configurable). Every authenticated response carries
 \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; over the limit you get 429 with \`Retry-After\`.
+Failed authentications are limited per client address too (30 a minute, configurable): past that, every request that
+presents a key from that address gets 429 with \`Retry-After\`, whether the key is valid or not, until the minute has
+rolled on.
+
+**Dates.** Date-times must lie within years 0001–9999 (UTC); outside, 400 \`invalid_request\`. A path that is not valid
+percent-encoded UTF-8 is a 400 as well.
 
 **Conventions.** JSON in and out; bodies up to 1 MiB. Ids are UUIDs, timestamps ISO 8601 UTC with milliseconds,
 coordinates WGS84 decimal degrees, distances in metres. Lists take \`limit\` and an opaque \`cursor\` and answer
