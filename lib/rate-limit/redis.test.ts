@@ -118,6 +118,21 @@ describe.skipIf(!REDIS_URL)("rate limiting on the real Redis (ioredis adapter + 
     }
   });
 
+  it("peek tells the verdict from Redis without counting a request", async () => {
+    const limiter = await createSharedLimiter({ backend: "redis", url: REDIS_URL! }, "unit-peek", 3, 60);
+    try {
+      const id = `peek-${randomUUID()}`;
+      await awayFromWindowEdge(W, 2_000);
+      expect(await limiter.peek(id)).toMatchObject({ success: true, remaining: 3 });
+      for (let i = 0; i < 3; i++) await limiter.limit(id);
+      expect(await limiter.peek(id)).toMatchObject({ success: false, remaining: 0 });
+      expect(await limiter.peek(id)).toMatchObject({ success: false, remaining: 0 });
+      expect(await storedCount("unit-peek", id)).toBe(3);
+    } finally {
+      await limiter.close?.();
+    }
+  });
+
   it("the app's limiter counts in Redis from its very first call (no fallback while still connecting)", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const limiter = createLimiter({ backend: "redis", url: REDIS_URL! }, "unit-first", 100, 60);
