@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signUpFresh } from "./support/fresh-account";
 import { shot } from "./support/screens";
 import { savedUser, type TestUser } from "./support/user";
 
@@ -49,10 +50,13 @@ test("sign-in attempts for one email from one client are throttled after 10 in 1
   await expect(alert).toContainText("Too many sign-in attempts");
 });
 
-test("sign in, then sign out", async ({ page }) => {
+// A user of its own: signing out ends every session of the user (the saved one of the other specs included).
+test("sign in, then sign out", async ({ page, browser }) => {
+  const fresh = await signUpFresh(browser);
+  await fresh.context.close();
   await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(USER.email.toUpperCase());
-  await page.getByLabel("Password").fill(USER.password);
+  await page.getByLabel("Email").fill(fresh.user.email.toUpperCase());
+  await page.getByLabel("Password").fill(fresh.user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL("**/trackables");
   await page.goto("/api-keys");

@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_URL: z.string().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  // Prefix of the rate limiter's keys in Redis/Upstash: installs (or test servers) sharing one Redis keep apart.
+  RATE_LIMIT_KEY_PREFIX: z.string().default("fenceline:rl"),
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_BASE_URL: z.string().optional(),

@@ -124,7 +124,7 @@ export async function createSharedLimiter(store: SharedStore, name: string, max:
   const limiter = new Ratelimit({
     redis,
     limiter: Ratelimit.slidingWindow(max, `${windowS} s`),
-    prefix: `fenceline:rl:${name}`,
+    prefix: `${env().RATE_LIMIT_KEY_PREFIX}:${name}`,
     timeout: STORE_TIMEOUT_MS,
     analytics: false,
   });

@@ -3,7 +3,7 @@ import { createAppServer } from "./app-server";
 
 /**
  * Serves the built app on PORT until SIGTERM/SIGINT, then closes gracefully: no new connections, in-flight requests
- * get up to 5 s, and the process exits 0.
+ * get up to 5 s, and the process exits 0 (at the latest 10 s after the signal).
  */
 export async function serve(opts: { port?: number } = {}): Promise<void> {
   const port = opts.port ?? env().PORT;
@@ -16,6 +16,8 @@ export async function serve(opts: { port?: number } = {}): Promise<void> {
       if (stopping) return;
       stopping = true;
       console.log(`[fenceline] ${signal}: closing`);
+      // Whatever happens while closing, the process is gone 10 s after the signal.
+      setTimeout(() => process.exit(0), 10_000).unref();
       app.close().finally(() => process.exit(0));
     });
   }

@@ -29,16 +29,20 @@ it("SIGTERM: a request in flight is answered, then the process exits 0 and no lo
   socket.write(
     `POST /api/v1/trackables/${trackable.body.id}/locations HTTP/1.1\r\nHost: ${url.host}\r\n` +
       `Authorization: Bearer ${account.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
-      "Connection: close\r\n\r\n" +
-      body.slice(0, 10),
+      "Connection: close\r\nExpect: 100-continue\r\n\r\n",
   );
-  await new Promise((r) => setTimeout(r, 300));
+  // The server has read the headers (the request is under way) once it asks for the body.
+  for (let i = 0; !answer.includes("100 Continue"); i++) {
+    if (i > 600) throw new Error(`no 100 Continue: ${answer}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  socket.write(body.slice(0, 10));
   const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
   server.process.kill("SIGTERM");
   await new Promise((r) => setTimeout(r, 300));
   socket.end(body.slice(10));
   await ended;
-  expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+  expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
   expect(await exited).toBe(0);
   await expect(fetch(`${server.baseUrl}/api/health`)).rejects.toThrow();
 });

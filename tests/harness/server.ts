@@ -61,6 +61,8 @@ export async function startServer(
       DATA_DIR: dataDir,
       APP_URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: pg?.url ?? "",
+      // On a shared Redis each server counts alone (tests of per-address limits all come from 127.0.0.1).
+      RATE_LIMIT_KEY_PREFIX: `fenceline-test-${path.basename(dataDir)}:rl`,
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
