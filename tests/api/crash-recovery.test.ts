@@ -37,7 +37,7 @@ async function deliveriesOf(a: TestAccount, trackableId: string) {
   }
 }
 
-it("a crash loop (6 × kill -9 while ≥ 100 deliveries retry) loses no delivery, and the history tells the truth", async () => {
+it("a crash loop (5 × kill -9 while ≥ 100 deliveries retry) loses no delivery, and the history tells the truth", async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-crash-loop-"));
   const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS: "1500,1500", WEBHOOK_TIMEOUT_MS: "5000" };
   // The receiver fails the first two requests of each delivery that it answered (a request whose sender died before
@@ -60,16 +60,16 @@ it("a crash loop (6 × kill -9 while ≥ 100 deliveries retry) loses no delivery
     expect((await a.api("POST", "/webhooks", { url: receiver.url, events: ["location.updated"] })).status).toBe(201);
     const t = (await a.api("POST", "/trackables", { name: "Crashing" })).body;
     const t0 = Date.parse("2026-11-22T07:00:00.000Z");
-    const points = Array.from({ length: 150 }, (_, i) => ({ latitude: 45 + i / 1000, longitude: 5, timestamp: new Date(t0 + i * 1000).toISOString() }));
+    const points = Array.from({ length: 120 }, (_, i) => ({ latitude: 45 + i / 1000, longitude: 5, timestamp: new Date(t0 + i * 1000).toISOString() }));
     expect((await a.api("POST", `/trackables/${t.id}/locations`, { locations: points })).status).toBe(201);
 
     const accepted = () => new Set(receiver.received.filter((r) => r.answered && planned.get(r) === 200).map(deliveryOf));
     await receiver.waitFor(100, 30_000);
     let kills = 0;
     let retryingAtFirstKill = 0;
-    for (let i = 0; i < 6; i++) {
-      await sleep(1200 + Math.floor(Math.random() * 1500));
-      if (i === 0) retryingAtFirstKill = 150 - accepted().size;
+    for (let i = 0; i < 5; i++) {
+      await sleep(1000 + Math.floor(Math.random() * 1500));
+      if (i === 0) retryingAtFirstKill = 120 - accepted().size;
       await servers.at(-1)!.kill();
       kills++;
       const next = await startServer({ env, dataDir, databaseUrl: first.databaseUrl ?? undefined });
@@ -82,7 +82,7 @@ it("a crash loop (6 × kill -9 while ≥ 100 deliveries retry) loses no delivery
     // Let the last server finish: on Postgres the killed servers' running jobs come back when their leases expire.
     const deadline = Date.now() + 60_000;
     let deliveries = await deliveriesOf(a, t.id);
-    while (deliveries.length < 150 || deliveries.some((d) => d.status === "pending")) {
+    while (deliveries.length < 120 || deliveries.some((d) => d.status === "pending")) {
       if (Date.now() > deadline) {
         const pending = deliveries.filter((d) => d.status === "pending").length;
         throw new Error(`${pending} of ${deliveries.length} deliveries still pending after the crash loop`);
@@ -92,7 +92,7 @@ it("a crash loop (6 × kill -9 while ≥ 100 deliveries retry) loses no delivery
     }
 
     // Zero lost: every delivery was accepted by the receiver (duplicates allowed).
-    expect(deliveries).toHaveLength(150);
+    expect(deliveries).toHaveLength(120);
     const lost = deliveries.filter((d) => answered(d.id, 200).length === 0).map((d) => d.id);
     expect(lost, "deliveries the receiver never accepted").toEqual([]);
 
@@ -121,7 +121,8 @@ it("a crash loop (6 × kill -9 while ≥ 100 deliveries retry) loses no delivery
   } finally {
     await receiver.close();
   }
-}, 180_000);
+  // About a minute on a quiet machine; restarts take much longer when the machine is loaded.
+}, 300_000);
 
 it.skipIf(!process.env.DATABASE_URL)("a second server takes over a dead server's running job within the 15 s lease (Postgres)", async () => {
   // The first request of the delivery hangs (the first server is killed while waiting for it); the next is accepted.
