@@ -39,9 +39,10 @@ async function deliveriesOf(a: TestAccount, trackableId: string) {
 
 it("a crash loop (5 × kill -9 while ≥ 100 deliveries retry) loses no delivery, and the history tells the truth", async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-crash-loop-"));
-  const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS: "1500,1500", WEBHOOK_TIMEOUT_MS: "5000" };
+  const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS: "1500,1500", WEBHOOK_TIMEOUT_MS: "30000" };
   // The receiver fails the first two requests of each delivery that it answered (a request whose sender died before
-  // the answer is not acted on), then accepts; each answer takes 300–900 ms, so a kill finds many in flight.
+  // the answer is not acted on), then accepts; each answer takes 300–900 ms, so a kill finds many in flight. The
+  // time-out is long: on a loaded machine a slow server must not turn answers into time-outs (failures of its own).
   const planned = new Map<Received, number>();
   const answered = (id: string, status?: number) =>
     receiver.received.filter((r) => deliveryOf(r) === id && r.answered && (status === undefined || planned.get(r) === status));
