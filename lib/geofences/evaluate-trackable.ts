@@ -1,9 +1,11 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
+import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
+import { getDb, type Tx } from "@/lib/db/client";
 import { accounts, geofenceMemberships, locations, trackableStates, trackables, type LocationRow } from "@/lib/db/schema";
 import { wakeRunner } from "@/lib/jobs/client";
-import { fanOut, type OutgoingEvent } from "@/lib/webhooks/fan-out";
+import { describeError } from "@/lib/jobs/types";
+import { fanOut, locationSubscribers, type OutgoingEvent } from "@/lib/webhooks/fan-out";
 import {
   batteryLowPayload,
   beaconOf,
@@ -15,59 +17,133 @@ import {
 import { findCandidates, loadShapes, type FenceCandidate } from "./candidates";
 import { evaluatePoints, type Cursor } from "./evaluation";
 
-/** Points evaluated per transaction; a trackable with more pending continues in another round. */
+/** Points evaluated per round at most; a trackable with more pending continues in another round. */
 export const EVALUATION_BATCH = 2000;
+
+/**
+ * location.updated deliveries one round may start: with many subscribed endpoints a round takes fewer points, so its
+ * transaction (which holds PGlite's only connection while it runs) and its fan-out stay small. 50 endpoints: 40 points.
+ */
+export const ROUND_DELIVERY_BUDGET = 2000;
 
 // A type alias, not an interface: it is a step result and must be assignable to Json.
 export type EvaluationResult = {
   evaluated: number;
   transitions: number;
   deliveries: number;
+  /** Points passed over because their evaluation failed on every try (see RoundOptions.skipPointOnFailure). */
+  skipped: number;
   more: boolean;
 };
 
+export interface RoundOptions {
+  /** At most this many points (the evaluate-geofences workflow shrinks its rounds after failed tries). */
+  maxPoints?: number;
+  /**
+   * The workflow's last try: the round is one point and, when it fails, the cursor moves past that point with a
+   * logged reason instead of the error being thrown, so a point that can never be evaluated (a deterministic
+   * failure) cannot stop every later location of the trackable.
+   */
+  skipPointOnFailure?: boolean;
+}
+
 /**
- * Brings one trackable's geofence state up to its newest locations: the points after the evaluation cursor, in
- * (timestamp, id) order, each decided by haversine against the candidate geofences the GiST index finds. Emits
- * geofence.entry/exit, location.updated, battery.low and device.status_changed → online, and starts their deliveries
- * in the same transaction. The trackable's state row is locked for the duration, so concurrent evaluations of one
- * trackable (two runners, two posts) are serialized and never emit a transition twice.
+ * Brings one trackable's geofence state up to its newest locations, one round at a time: the points after the
+ * evaluation cursor, in (timestamp, id) order, each decided by haversine against the candidate geofences the GiST
+ * index finds. Emits geofence.entry/exit, location.updated, battery.low and device.status_changed → online, and
+ * starts their deliveries in the same transaction. The trackable's state row is locked for the duration, so
+ * concurrent evaluations of one trackable (two runners, two posts) are serialized and never emit a transition twice.
  */
-export async function evaluateTrackable(trackableId: string): Promise<EvaluationResult> {
+export async function evaluateTrackable(trackableId: string, opts: RoundOptions = {}): Promise<EvaluationResult> {
+  const maxPoints = opts.skipPointOnFailure ? 1 : Math.max(1, Math.min(opts.maxPoints ?? EVALUATION_BATCH, EVALUATION_BATCH));
+  let result: EvaluationResult;
+  try {
+    result = await evaluateRound(trackableId, maxPoints);
+  } catch (err) {
+    if (!opts.skipPointOnFailure) throw err;
+    if (!(await skipNextPoint(trackableId, err))) throw err;
+    return { evaluated: 0, transitions: 0, deliveries: 0, skipped: 1, more: true };
+  }
+  if (result.deliveries > 0) wakeRunner();
+  return result;
+}
+
+/** The trackable (with its account's plan) and its state row, created when missing and locked either way. */
+async function lockState(tx: Tx, trackableId: string) {
+  const [t] = await tx
+    .select({ id: trackables.id, name: trackables.name, type: trackables.type, accountId: trackables.accountId, plan: accounts.plan })
+    .from(trackables)
+    .innerJoin(accounts, eq(accounts.id, trackables.accountId))
+    .where(eq(trackables.id, trackableId));
+  if (!t) return null;
+  // ON CONFLICT DO UPDATE locks the row as SELECT … FOR UPDATE would.
+  const [state] = await tx
+    .insert(trackableStates)
+    .values({ trackableId, accountId: t.accountId })
+    .onConflictDoUpdate({ target: trackableStates.trackableId, set: { trackableId: sql`excluded.trackable_id` } })
+    .returning();
+  const cursor: Cursor | null =
+    state?.evaluatedTimestamp && state.evaluatedLocationId ? { timestamp: state.evaluatedTimestamp, id: state.evaluatedLocationId } : null;
+  return { t, state, cursor };
+}
+
+/** Up to `limit` of the trackable's points after the cursor, in evaluation order. */
+function pointsAfter(tx: Tx, trackableId: string, cursor: Cursor | null, limit: number): Promise<LocationRow[]> {
+  return tx
+    .select()
+    .from(locations)
+    .where(
+      and(
+        eq(locations.trackableId, trackableId),
+        cursor ? sql`(${locations.timestamp}, ${locations.id}) > (${cursor.timestamp.toISOString()}::timestamptz, ${cursor.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(asc(locations.timestamp), asc(locations.id))
+    .limit(limit);
+}
+
+/**
+ * Moves the cursor past the next point without evaluating it (no event, no change of membership or status) and logs
+ * why. False when there was no point to skip (the failure was not about a point).
+ */
+async function skipNextPoint(trackableId: string, cause: unknown): Promise<boolean> {
+  const db = await getDb();
+  const skipped = await db.transaction(async (tx) => {
+    const locked = await lockState(tx, trackableId);
+    if (!locked) return null;
+    const [next] = await pointsAfter(tx, trackableId, locked.cursor, 1);
+    if (!next) return null;
+    await tx
+      .update(trackableStates)
+      .set({ evaluatedTimestamp: next.timestamp, evaluatedLocationId: next.id, updatedAt: new Date() })
+      .where(eq(trackableStates.trackableId, trackableId));
+    return next;
+  });
+  if (!skipped) return false;
+  const reason = describeError(cause).slice(0, 500);
+  console.error(
+    `[geofences] skipped location ${skipped.id} of trackable ${trackableId} (${skipped.timestamp.toISOString()}): ` +
+      `its evaluation failed on every try (${reason}); it emits no event, and the trackable's later locations are evaluated`,
+  );
+  return true;
+}
+
+/** One round in one transaction: at most maxPoints points, fewer when the account's fan-out per point is large. */
+async function evaluateRound(trackableId: string, maxPoints: number): Promise<EvaluationResult> {
   const db = await getDb();
   const threshold = env().BATTERY_LOW_THRESHOLD;
-  const result = await db.transaction(async (tx) => {
-    const [t] = await tx
-      .select({ id: trackables.id, name: trackables.name, type: trackables.type, accountId: trackables.accountId, plan: accounts.plan })
-      .from(trackables)
-      .innerJoin(accounts, eq(accounts.id, trackables.accountId))
-      .where(eq(trackables.id, trackableId));
-    const none: EvaluationResult = { evaluated: 0, transitions: 0, deliveries: 0, more: false };
-    if (!t) return none;
+  return db.transaction(async (tx) => {
+    const none: EvaluationResult = { evaluated: 0, transitions: 0, deliveries: 0, skipped: 0, more: false };
+    const locked = await lockState(tx, trackableId);
+    if (!locked) return none;
+    const { t, state, cursor } = locked;
 
-    // The state row, created when missing and locked either way (ON CONFLICT DO UPDATE locks it as SELECT … FOR UPDATE would).
-    const [state] = await tx
-      .insert(trackableStates)
-      .values({ trackableId, accountId: t.accountId })
-      .onConflictDoUpdate({ target: trackableStates.trackableId, set: { trackableId: sql`excluded.trackable_id` } })
-      .returning();
-    const cursor: Cursor | null =
-      state?.evaluatedTimestamp && state.evaluatedLocationId ? { timestamp: state.evaluatedTimestamp, id: state.evaluatedLocationId } : null;
-
-    const fetched = await tx
-      .select()
-      .from(locations)
-      .where(
-        and(
-          eq(locations.trackableId, trackableId),
-          cursor ? sql`(${locations.timestamp}, ${locations.id}) > (${cursor.timestamp.toISOString()}::timestamptz, ${cursor.id}::uuid)` : undefined,
-        ),
-      )
-      .orderBy(asc(locations.timestamp), asc(locations.id))
-      .limit(EVALUATION_BATCH + 1);
+    const perPoint = await locationSubscribers(tx, { id: t.accountId, plan: t.plan });
+    const limit = Math.max(1, Math.min(maxPoints, Math.floor(ROUND_DELIVERY_BUDGET / Math.max(1, perPoint))));
+    const fetched = await pointsAfter(tx, trackableId, cursor, limit + 1);
     if (fetched.length === 0) return none;
-    const more = fetched.length > EVALUATION_BATCH;
-    const points = more ? fetched.slice(0, EVALUATION_BATCH) : fetched;
+    const more = fetched.length > limit;
+    const points = more ? fetched.slice(0, limit) : fetched;
 
     // Memberships of geofences that no longer apply (unassigned) are dropped without an exit.
     const memberIds = (await tx.select({ id: geofenceMemberships.geofenceId }).from(geofenceMemberships).where(eq(geofenceMemberships.trackableId, trackableId))).map((r) => r.id);
@@ -98,11 +174,10 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
     if (exited.length > 0) {
       await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, exited)));
     }
-    if (entered.length > 0) {
-      await tx.insert(geofenceMemberships).values(
-        entered.map((geofenceId) => ({ trackableId, geofenceId, locationId: enteredBy.get(geofenceId)!.id, enteredAt: enteredBy.get(geofenceId)!.timestamp })),
-      );
-    }
+    const memberships = entered.map((geofenceId) => ({ trackableId, geofenceId, locationId: enteredBy.get(geofenceId)!.id, enteredAt: enteredBy.get(geofenceId)!.timestamp }));
+    await inChunks(memberships, rowsPerInsert(geofenceMemberships), async (chunk) => {
+      await tx.insert(geofenceMemberships).values(chunk);
+    });
 
     // Events, in the order they happened.
     const beacon = beaconOf(t);
@@ -155,8 +230,6 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
       .where(eq(trackableStates.trackableId, trackableId));
 
     const deliveries = await fanOut(tx, { id: t.accountId, plan: t.plan }, events);
-    return { evaluated: fresh.length, transitions: evaluation.transitions.length, deliveries, more };
+    return { evaluated: fresh.length, transitions: evaluation.transitions.length, deliveries, skipped: 0, more };
   });
-  if (result.deliveries > 0) wakeRunner();
-  return result;
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
+import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { planRequired } from "@/lib/http/handler";
@@ -76,11 +77,11 @@ function assertPlanAllows(ctx: Ctx, notificationType: NotificationType): void {
 
 async function replaceAssignments(ctx: Ctx, geofenceId: string, trackableIds: string[] | null): Promise<void> {
   await exec(ctx).delete(geofenceTrackables).where(eq(geofenceTrackables.geofenceId, geofenceId));
-  if (trackableIds && trackableIds.length > 0) {
+  await inChunks(trackableIds ?? [], rowsPerInsert(geofenceTrackables), async (chunk) => {
     await exec(ctx)
       .insert(geofenceTrackables)
-      .values(trackableIds.map((trackableId) => ({ geofenceId, trackableId })));
-  }
+      .values(chunk.map((trackableId) => ({ geofenceId, trackableId })));
+  });
 }
 
 export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGeofenceInput }): Promise<Geofence> {

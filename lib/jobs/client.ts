@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
+import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { getDb, type Executor } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { jobsProvider } from "./config";
@@ -36,7 +37,13 @@ export async function enqueue<S extends z.ZodType>(wf: Workflow<S>, payload: z.i
   await enqueueMany(wf, [{ payload, dedupeKey: opts.dedupeKey, eventId: opts.eventId }], opts);
 }
 
-/** Starts several runs of one workflow in one insert (or one Inngest send). */
+/** Events per inngest.send(): one request stays far below Inngest's request size limit. */
+const EVENTS_PER_SEND = 500;
+
+/**
+ * Starts several runs of one workflow: multi-row inserts into the jobs table (as many rows per statement as the
+ * driver allows), or Inngest sends of up to EVENTS_PER_SEND events.
+ */
 export async function enqueueMany<S extends z.ZodType>(
   wf: Workflow<S>,
   runs: Array<{ payload: z.input<S>; dedupeKey?: string; eventId?: string }>,
@@ -47,24 +54,28 @@ export async function enqueueMany<S extends z.ZodType>(
   if (jobsProvider() === "inngest") {
     if (!wf.event) throw new Error(`workflow ${wf.name} is not started by an event`);
     const { inngest } = await import("@/inngest/client");
-    await inngest.send(parsed.map((r) => ({ name: wf.event!, data: r.data, ...(r.eventId ? { id: r.eventId } : {}) })));
+    await inChunks(parsed, EVENTS_PER_SEND, async (chunk) => {
+      await inngest.send(chunk.map((r) => ({ name: wf.event!, data: r.data, ...(r.eventId ? { id: r.eventId } : {}) })));
+    });
     return;
   }
   const executor = opts.executor ?? (await getDb());
   const concurrencyField = wf.concurrencyKey?.field;
-  await executor
-    .insert(jobs)
-    .values(
-      parsed.map((r) => ({
-        name: wf.name,
-        payload: r.data,
-        dedupeKey: r.dedupeKey ?? null,
-        concurrencyKey: concurrencyField ? `${wf.name}:${String(r.data[concurrencyField])}` : null,
-      })),
-    )
-    .onConflictDoNothing({
-      target: jobs.dedupeKey,
-      where: sql`${jobs.status} = 'queued' and ${jobs.dedupeKey} is not null`,
-    });
+  await inChunks(parsed, rowsPerInsert(jobs), async (chunk) => {
+    await executor
+      .insert(jobs)
+      .values(
+        chunk.map((r) => ({
+          name: wf.name,
+          payload: r.data,
+          dedupeKey: r.dedupeKey ?? null,
+          concurrencyKey: concurrencyField ? `${wf.name}:${String(r.data[concurrencyField])}` : null,
+        })),
+      )
+      .onConflictDoNothing({
+        target: jobs.dedupeKey,
+        where: sql`${jobs.status} = 'queued' and ${jobs.dedupeKey} is not null`,
+      });
+  });
   if (!opts.executor) wakeRunner();
 }

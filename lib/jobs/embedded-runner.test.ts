@@ -1,7 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { enqueueMany } from "./client";
 import type { Db } from "@/lib/db/client";
+import { executeRows } from "@/lib/db/rows";
 import { jobs } from "@/lib/db/schema";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { EmbeddedRunner } from "./embedded-runner";
@@ -52,19 +54,25 @@ const keyed = defineWorkflow({
   },
 });
 
-/** Starts a runner for these workflows (as the app does after a restart), waits until the jobs table is empty, stops it. */
+/**
+ * Starts a runner for these workflows (as the app does after a restart), waits until no job is queued or running,
+ * stops it; returns what the runner logged.
+ */
 async function drain(...wfs: Workflow[]) {
-  const runner = new EmbeddedRunner(db, new Map(wfs.map((w) => [w.name, w])), { pollMs: 50, recoverAllOnStart: true, vacuumEveryMs: 0 });
+  const logged: string[] = [];
+  const log = { error: (...a: unknown[]) => logged.push(a.map(String).join(" ")), warn: (...a: unknown[]) => logged.push(a.map(String).join(" ")) };
+  const runner = new EmbeddedRunner(db, new Map(wfs.map((w) => [w.name, w])), { pollMs: 50, recoverAllOnStart: true, vacuumEveryMs: 0, retryBaseMs: 10, log });
   await runner.start();
   try {
     const deadline = Date.now() + 10_000;
-    while ((await db.select({ id: jobs.id }).from(jobs)).length > 0) {
+    while ((await db.select({ id: jobs.id }).from(jobs).where(inArray(jobs.status, ["queued", "running"]))).length > 0) {
       if (Date.now() > deadline) throw new Error("the runner did not finish its jobs within 10 s");
       await new Promise((r) => setTimeout(r, 20));
     }
   } finally {
     await runner.stop();
   }
+  return logged;
 }
 
 describe("EmbeddedRunner", () => {
@@ -98,5 +106,75 @@ describe("EmbeddedRunner", () => {
       { step: "keyed", n: 3 },
       { step: "keyed", n: 3 },
     ]);
+  });
+});
+
+describe("EmbeddedRunner failures", () => {
+  const tries: Array<{ step: string; attempt: number }> = [];
+  const failsLeft = new Map<string, number>();
+  // Each step fails as often as failsLeft says, then succeeds; every try records the attempt io reported.
+  const flaky = defineWorkflow({
+    name: "test-flaky",
+    payload: z.object({ key: z.string() }),
+    concurrencyKey: { field: "key" },
+    retries: 2,
+    async run(_p, io) {
+      for (const step of ["a", "b", "c"]) {
+        tries.push({ step, attempt: io.attempt });
+        await io.runTask(step, async () => {
+          const left = failsLeft.get(step) ?? 0;
+          if (left > 0) {
+            failsLeft.set(step, left - 1);
+            throw new Error(`step ${step} failed`);
+          }
+        });
+      }
+    },
+  });
+
+  it("counts tries per step, as Inngest does: each step gets its own retries", async () => {
+    tries.length = 0;
+    failsLeft.clear();
+    failsLeft.set("a", 2).set("b", 2).set("c", 1);
+    await db.insert(jobs).values({ name: flaky.name, payload: { key: "k" } });
+    // With retries: 2, each step may fail twice; counted per job (as before), the fourth failure would end the run.
+    await drain(flaky as unknown as Workflow);
+    expect(await db.select().from(jobs)).toHaveLength(0);
+    const firstTries = tries.filter((t, i) => tries.findIndex((u) => u.step === t.step && u.attempt === t.attempt) === i);
+    expect(firstTries).toEqual([
+      { step: "a", attempt: 0 },
+      { step: "a", attempt: 1 },
+      { step: "a", attempt: 2 },
+      { step: "b", attempt: 0 },
+      { step: "b", attempt: 1 },
+      { step: "b", attempt: 2 },
+      { step: "c", attempt: 0 },
+      { step: "c", attempt: 1 },
+    ]);
+  });
+
+  it("records a run that fails for good (status failed, the error, a log line) and still runs the next job of its key", async () => {
+    tries.length = 0;
+    failsLeft.clear();
+    failsLeft.set("a", 3);
+    await enqueueMany(flaky, [{ payload: { key: "jammed" }, dedupeKey: "flaky:jammed" }], { executor: db });
+    const logged = await drain(flaky as unknown as Workflow);
+    const [failed] = await db.select().from(jobs);
+    expect(failed).toMatchObject({ status: "failed", failures: 3, error: "step a failed" });
+    expect(logged.some((l) => l.includes(`[jobs] test-flaky ${failed!.id} failed for good after 3 tries: step a failed`))).toBe(true);
+
+    // The same dedupe and concurrency key: the failed row does not hold them, the next enqueue runs at once.
+    await enqueueMany(flaky, [{ payload: { key: "jammed" }, dedupeKey: "flaky:jammed" }], { executor: db });
+    await drain(flaky as unknown as Workflow);
+    expect((await db.select().from(jobs)).map((j) => j.id)).toEqual([failed!.id]);
+    expect(tries.filter((t) => t.step === "c")).toHaveLength(1);
+  });
+
+  it("enqueues more runs than one statement can carry (65,535 bind parameters)", async () => {
+    const runs = Array.from({ length: 16_000 }, (_, i) => ({ payload: { n: i } }));
+    await enqueueMany(twoSteps, runs, { executor: db });
+    const [row] = await executeRows<{ n: number }>(db, sql`select count(*)::int as n from ${jobs}`);
+    expect(row!.n).toBe(16_000);
+    await db.delete(jobs);
   });
 });

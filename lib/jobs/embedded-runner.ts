@@ -1,20 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, gte, inArray, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, lte, ne, notExists, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db/client";
 import { jobs, type JobRow } from "@/lib/db/schema";
 import { setRunnerWaker } from "./client";
-import type { Json, StepIO, Workflow } from "./types";
+import { DEFAULT_RETRIES, describeError, type Json, type StepIO, type Workflow } from "./types";
 
 export interface RunnerOptions {
   /** Jobs run at once by this process (a slow receiver holds one slot, never the others). */
   slots?: number;
-  /** How long a claimed job is ours; renewed while it runs. Another runner takes it over after it expires. */
+  /**
+   * How long a claimed job is ours (15 s); renewed every third of it while it runs, so another runner takes over the
+   * jobs of a process that died within one lease (plus a poll).
+   */
   leaseMs?: number;
   /** Poll interval for due jobs (sleeps that end, jobs enqueued by other processes). */
   pollMs?: number;
-  /** Failed runs (exceptions, not webhook failures) before a job is given up and marked failed. */
-  maxFailures?: number;
+  /** Back-off before the first retry of a failed step (1 s); it doubles with each further failure, up to 5 min. */
+  retryBaseMs?: number;
   /** Requeue every running job at start: only safe when no other runner shares the database (embedded PGlite). */
   recoverAllOnStart?: boolean;
   /**
@@ -55,9 +58,9 @@ export class EmbeddedRunner {
   ) {
     this.opts = {
       slots: opts.slots ?? 32,
-      leaseMs: opts.leaseMs ?? 60_000,
+      leaseMs: opts.leaseMs ?? 15_000,
       pollMs: opts.pollMs ?? 250,
-      maxFailures: opts.maxFailures ?? 8,
+      retryBaseMs: opts.retryBaseMs ?? 1000,
       recoverAllOnStart: opts.recoverAllOnStart ?? false,
       vacuumEveryMs: opts.vacuumEveryMs ?? 0,
       log: opts.log ?? console,
@@ -114,42 +117,28 @@ export class EmbeddedRunner {
     const free = this.opts.slots - this.running.size;
     if (free <= 0 || this.stopped) return;
     const now = new Date();
-    const other = alias(jobs, "other");
-    // Due queued jobs, and running jobs whose runner's lease expired; never two of one concurrency key at once.
-    const due = this.db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        and(
-          or(and(eq(jobs.status, "queued"), lte(jobs.runAt, now)), and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now))),
-          or(
-            isNull(jobs.concurrencyKey),
-            notExists(
-              this.db
-                .select({ one: sql`1` })
-                .from(other)
-                .where(
-                  and(
-                    eq(other.concurrencyKey, jobs.concurrencyKey),
-                    eq(other.status, "running"),
-                    ne(other.id, jobs.id),
-                    gte(other.lockedUntil, now),
-                  ),
-                ),
-            ),
-          ),
-        ),
-      )
-      .orderBy(asc(jobs.runAt))
-      .limit(free)
-      .for("update", { skipLocked: true });
-    const claimed = await this.db
+    const lease = { status: "running" as const, lockedBy: this.id, lockedUntil: new Date(now.getTime() + this.opts.leaseMs), updatedAt: now };
+    // Running jobs whose runner's lease expired (a dead process), then due queued jobs in run_at order: two claims,
+    // so each walks its own partial index (one OR of both made every claim sort the whole queue).
+    const expired = await this.db
       .update(jobs)
-      .set({ status: "running", lockedBy: this.id, lockedUntil: new Date(now.getTime() + this.opts.leaseMs), updatedAt: now })
-      .where(inArray(jobs.id, due))
+      .set(lease)
+      .where(inArray(jobs.id, this.claimable(and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now))!, jobs.lockedUntil, free, now)))
       .returning();
+    const queued =
+      expired.length < free
+        ? await this.db
+            .update(jobs)
+            .set(lease)
+            .where(inArray(jobs.id, this.claimable(and(eq(jobs.status, "queued"), lte(jobs.runAt, now))!, jobs.runAt, free - expired.length, now)))
+            .returning()
+        : [];
+    const claimed = [...expired, ...queued];
     const seenKeys = new Set<string>();
     for (const job of claimed) {
+      // Our own run, whose lease ran out before a renewal got through (PGlite queues every query behind a long
+      // transaction): it is still running here, and the claim has just renewed its lease.
+      if (this.running.has(job.id)) continue;
       // Two queued jobs of one key claimed together: run one, put the other back.
       if (job.concurrencyKey && seenKeys.has(job.concurrencyKey)) {
         await this.db.update(jobs).set({ status: "queued", lockedBy: null, lockedUntil: null }).where(eq(jobs.id, job.id));
@@ -165,16 +154,45 @@ export class EmbeddedRunner {
     if (claimed.length === free) this.again = true;
   }
 
+  /**
+   * Ids of up to `limit` jobs matching `due`, in `order`, locked for the claim (SKIP LOCKED: runners never wait for
+   * each other); only workflows this process knows (a server of another version may share the database during a
+   * rolling deploy), and never a job whose concurrency key another live run holds.
+   */
+  private claimable(due: SQL, order: AnyColumn, limit: number, now: Date) {
+    const other = alias(jobs, "other");
+    return this.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        and(
+          due,
+          inArray(jobs.name, [...this.workflows.keys()]),
+          or(
+            isNull(jobs.concurrencyKey),
+            notExists(
+              this.db
+                .select({ one: sql`1` })
+                .from(other)
+                .where(and(eq(other.concurrencyKey, jobs.concurrencyKey), eq(other.status, "running"), ne(other.id, jobs.id), gte(other.lockedUntil, now))),
+            ),
+          ),
+        ),
+      )
+      .orderBy(asc(order))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+  }
+
   private async execute(job: JobRow): Promise<void> {
-    const wf = this.workflows.get(job.name);
-    if (!wf) {
-      await this.fail(job, `unknown workflow "${job.name}"`, true);
-      return;
-    }
+    const wf = this.workflows.get(job.name)!;
     const steps: Record<string, unknown> = { ...job.steps };
     // A completed step's result is written before the next step starts (or with the sleep, or not at all when the
     // run ends and its row is deleted): the memo is durable before anything that follows it happens, one write fewer.
     let unsaved = false;
+    // A step completed in this run: the failures counted so far were of that step (Inngest counts tries per step).
+    let progressed = false;
+    const maxAttempts = 1 + (wf.retries ?? DEFAULT_RETRIES);
     const persistSteps = async () => {
       if (!unsaved) return;
       await this.db.update(jobs).set({ steps, updatedAt: new Date() }).where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.id)));
@@ -188,6 +206,7 @@ export class EmbeddedRunner {
         const result = await fn();
         steps[key] = result === undefined ? null : result;
         unsaved = true;
+        progressed = true;
         return result;
       },
       sleep: async (id: string, ms: number) => {
@@ -196,10 +215,15 @@ export class EmbeddedRunner {
         if (!(key in steps)) {
           steps[key] = until;
           unsaved = true;
+          progressed = true;
         }
         if (Date.now() >= until) return;
         throw new Sleeping(until);
       },
+      get attempt() {
+        return progressed ? 0 : job.failures;
+      },
+      maxAttempts,
     };
     try {
       const payload = wf.payload.parse(job.payload);
@@ -210,27 +234,45 @@ export class EmbeddedRunner {
       if (err instanceof Sleeping) {
         await this.db
           .update(jobs)
-          .set({ status: "queued", runAt: new Date(err.until), steps, lockedBy: null, lockedUntil: null, updatedAt: new Date() })
+          .set({
+            status: "queued",
+            runAt: new Date(err.until),
+            steps,
+            failures: progressed ? 0 : job.failures,
+            lockedBy: null,
+            lockedUntil: null,
+            updatedAt: new Date(),
+          })
           .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.id)));
         return;
       }
-      this.opts.log.error(`[jobs] ${job.name} ${job.id} failed:`, err);
-      await this.fail({ ...job, steps }, err instanceof Error ? err.message : String(err), false);
+      const failures = (progressed ? 0 : job.failures) + 1;
+      this.opts.log.error(`[jobs] ${job.name} ${job.id} failed (try ${failures} of ${maxAttempts}):`, err);
+      await this.fail({ ...job, steps, failures: failures - 1 }, describeError(err), failures >= maxAttempts);
     }
   }
 
-  /** A run that threw: retried with exponential back-off (1 s, 2 s, 4 s … 5 min), then marked failed. */
+  /**
+   * A run that threw: retried with exponential back-off (1 s, 2 s, 4 s … 5 min) or, when `permanent` (the step's
+   * last try), marked failed for good. A failed row keeps its error and blocks nothing: its
+   * dedupe key only applies to queued jobs, so the next enqueue (the next location of a trackable) starts a new run.
+   */
   private async fail(job: JobRow, message: string, permanent: boolean): Promise<void> {
     const failures = job.failures + 1;
-    const giveUp = permanent || failures >= this.opts.maxFailures;
+    if (permanent) {
+      this.opts.log.error(
+        `[jobs] ${job.name} ${job.id} failed for good after ${failures} ${failures === 1 ? "try" : "tries"}: ${message} ` +
+          `(payload ${JSON.stringify(job.payload)}; kept in the jobs table with status "failed"; later runs are not blocked)`,
+      );
+    }
     await this.db
       .update(jobs)
       .set({
-        status: giveUp ? "failed" : "queued",
+        status: permanent ? "failed" : "queued",
         failures,
         error: message.slice(0, 2000),
         steps: job.steps,
-        runAt: new Date(Date.now() + Math.min(300_000, 1000 * 2 ** (failures - 1))),
+        runAt: new Date(Date.now() + Math.min(300_000, this.opts.retryBaseMs * 2 ** (failures - 1))),
         lockedBy: null,
         lockedUntil: null,
         updatedAt: new Date(),
@@ -261,6 +303,8 @@ export class EmbeddedRunner {
       sleep: async () => {
         throw new Error("scheduled workflows cannot sleep");
       },
+      attempt: 0,
+      maxAttempts: 1,
     };
     try {
       await wf.run(wf.payload.parse({}), io);

@@ -11,7 +11,17 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 export interface StepIO {
   runTask<T extends Json | void>(id: string, fn: () => Promise<T>): Promise<T>;
   sleep(id: string, ms: number): Promise<void>;
+  /**
+   * Failed tries of the step about to run, as Inngest's `attempt`: 0 on the first, reset when a step completes.
+   * A workflow may change what its next try does (the evaluation shrinks its round).
+   */
+  readonly attempt: number;
+  /** Tries a step gets before the run fails for good (1 + the workflow's retries). */
+  readonly maxAttempts: number;
 }
+
+/** Retries of a failed step when a workflow sets none (Inngest's `retries`; the embedded runner uses the same). */
+export const DEFAULT_RETRIES = 7;
 
 export interface Workflow<S extends z.ZodType = z.ZodType> {
   /** Function id (Inngest) and job name (embedded). */
@@ -23,7 +33,22 @@ export interface Workflow<S extends z.ZodType = z.ZodType> {
   payload: S;
   /** Runs with the same key never overlap (Inngest concurrency key, embedded concurrency_key). */
   concurrencyKey?: { field: keyof z.output<S> & string };
+  /** Retries of a failed step (a thrown error, not a webhook failure), with back-off; DEFAULT_RETRIES when unset. */
+  retries?: number;
   run(payload: z.output<S>, io: StepIO): Promise<void>;
 }
 
 export const defineWorkflow = <S extends z.ZodType>(w: Workflow<S>): Workflow<S> => w;
+
+/**
+ * What went wrong, for a log line or the jobs table: the innermost cause first (a driver's "poisoned point", not
+ * drizzle's "Failed query: <the whole statement>"), then the outer messages.
+ */
+export function describeError(err: unknown): string {
+  const messages: string[] = [];
+  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    messages.unshift(e instanceof Error ? e.message : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return messages.join(" ← ");
+}

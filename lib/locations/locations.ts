@@ -4,6 +4,7 @@ import { and, asc, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { locations, trackables, type LocationRow } from "@/lib/db/schema";
+import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { newId } from "@/lib/db/ids";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
@@ -12,7 +13,7 @@ import type { Location, LocationHistoryQuery, LocationInput } from "./schemas";
 import { serializeLocation } from "./serialize";
 
 /**
- * Stores a trackable's locations (one, or a batch of up to 1000) with ONE multi-row INSERT and returns them
+ * Stores a trackable's locations (one, or a batch of up to 1000) with one multi-row INSERT and returns them
  * serialized in input order. The trackable must belong to ctx's account (404 otherwise). A missing timestamp
  * defaults to the time of receipt, which is the same instant for the whole batch.
  */
@@ -50,7 +51,7 @@ export async function ingestLocations({
       .for("key share");
     if (!owned) throw notFound("Trackable", trackableId);
 
-    const rows = await exec(txCtx).insert(locations).values(values).returning();
+    const rows = await inChunks(values, rowsPerInsert(locations), (chunk) => exec(txCtx).insert(locations).values(chunk).returning());
 
     // Geofence evaluation is scheduled in the same transaction: the points and the work on them commit together.
     await enqueue(evaluateGeofences, { trackableId }, { executor: txCtx.tx, dedupeKey: `evaluate:${trackableId}` });

@@ -1,6 +1,8 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
+import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { getDb, type Executor } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
 import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryRow } from "@/lib/db/schema";
 import { sendWebhook, type SendResult } from "./sender";
 import { signPayload } from "./signature";
@@ -17,25 +19,28 @@ export interface NewDelivery {
   test?: boolean;
 }
 
-/** Inserts delivery rows (status pending); the caller starts their deliver-webhook workflows in the same transaction. */
-export async function insertDeliveries(executor: Executor, rows: NewDelivery[]): Promise<WebhookDeliveryRow[]> {
-  if (rows.length === 0) return [];
-  return executor
-    .insert(webhookDeliveries)
-    .values(
-      rows.map((r) => ({
-        accountId: r.accountId,
-        event: r.event,
-        url: r.url,
-        secret: r.secret,
-        payload: r.payload,
-        geofenceId: r.geofenceId ?? null,
-        webhookId: r.webhookId ?? null,
-        trackableId: r.trackableId ?? null,
-        test: r.test ?? false,
-      })),
-    )
-    .returning();
+/**
+ * Inserts delivery rows (status pending) and returns their ids, in order; the caller starts their deliver-webhook
+ * workflows in the same transaction. Ids are made here, so nothing is read back (no RETURNING of the payloads), and
+ * the rows go in statements of at most rowsPerInsert rows: any number of deliveries fits, in bounded memory.
+ */
+export async function insertDeliveries(executor: Executor, rows: readonly NewDelivery[]): Promise<Array<{ id: string }>> {
+  const values = rows.map((r) => ({
+    id: newId(),
+    accountId: r.accountId,
+    event: r.event,
+    url: r.url,
+    secret: r.secret,
+    payload: r.payload,
+    geofenceId: r.geofenceId ?? null,
+    webhookId: r.webhookId ?? null,
+    trackableId: r.trackableId ?? null,
+    test: r.test ?? false,
+  }));
+  await inChunks(values, rowsPerInsert(webhookDeliveries), async (chunk) => {
+    await executor.insert(webhookDeliveries).values(chunk);
+  });
+  return values.map((v) => ({ id: v.id }));
 }
 
 export function userAgent(): string {
@@ -57,20 +62,49 @@ export function deliveryRequest(delivery: Pick<WebhookDeliveryRow, "id" | "event
 
 export type AttemptOutcome = "succeeded" | "retry" | "failed" | "gone";
 
+/** What the history says of an attempt cut short by a crash. */
+export const INTERRUPTED_ERROR =
+  "Interrupted: the service stopped during this attempt, so it may or may not have reached the receiver; it was sent again and does not count as a retry";
+
 /**
- * Attempt `number` of a delivery, sent at most once: the attempt row is claimed (inserted) before the request goes
- * out, so a workflow replayed after a crash finds it and does not send that number again. `final` is the last
- * attempt of the schedule: a failure then marks the delivery failed.
+ * Place `slot` of a delivery's retry schedule (1: the first send, then one per retry of WEBHOOK_RETRY_DELAYS):
+ * makes the attempt and returns the outcome. `final` is the schedule's last place: a failure then marks the delivery
+ * failed. Safe to call again for the same slot after a crash (the deliver-webhook workflow replays it):
+ *
+ * - a slot whose attempt completed is not sent again (its outcome is already on the delivery);
+ * - an attempt claimed but never completed (the process died while it was in flight) is closed as interrupted and
+ *   the request is sent again at once, in the same slot: it may never have left, and receivers de-duplicate on the
+ *   delivery id. So crashes never use up the schedule, and a delivery ends `failed` only after `slot` attempts that
+ *   were really answered (or timed out) without a 2xx.
  */
-export async function attemptDelivery(deliveryId: string, number: number, opts: { final: boolean }): Promise<AttemptOutcome> {
+export async function attemptDelivery(deliveryId: string, slot: number, opts: { final: boolean }): Promise<AttemptOutcome> {
   const db = await getDb();
   const config = env();
-  const failedOutcome = (): AttemptOutcome => (opts.final ? "failed" : "retry");
-  const retryAt = () => (opts.final ? null : new Date(Date.now() + (config.WEBHOOK_RETRY_DELAYS[number - 1] ?? 0)));
 
-  // One statement claims the attempt of a pending delivery (the insert) and, when it did, shows it on the delivery
-  // and returns it (the update). Nothing returned: gone, no longer pending, or claimed before (sorted out below).
+  const [current] = await db
+    .select({
+      status: webhookDeliveries.status,
+      attemptCount: webhookDeliveries.attemptCount,
+      cutShort: sql<boolean>`exists (select 1 from ${webhookDeliveryAttempts} a where a.delivery_id = ${webhookDeliveries.id} and a.completed_at is null)`,
+    })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.id, deliveryId))
+    .limit(1);
+  if (!current) return "gone";
+  if (current.status !== "pending") return current.status;
+  // Completed by an earlier run that died before its step result was saved: that attempt failed (else not pending).
+  if (current.attemptCount >= slot) return opts.final ? "failed" : "retry";
+
   const now = new Date();
+  if (current.cutShort) {
+    await db
+      .update(webhookDeliveryAttempts)
+      .set({ completedAt: now, interrupted: true, error: INTERRUPTED_ERROR })
+      .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), isNull(webhookDeliveryAttempts.completedAt)));
+  }
+
+  // One statement claims the next attempt number of a pending delivery (the insert; the primary key stops a second
+  // claim of the same number) and, when it did, shows it on the delivery and returns both (the update).
   const claim = db.$with("claim").as(
     db
       .insert(webhookDeliveryAttempts)
@@ -79,44 +113,33 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
           .select({
             // Every column, in the table's order (drizzle's rule for INSERT … SELECT); the result columns stay null.
             deliveryId: webhookDeliveries.id,
-            number: sql<number>`${number}::int`.as("number"),
+            number: sql<number>`(select coalesce(max(a.number), 0) + 1 from ${webhookDeliveryAttempts} a where a.delivery_id = ${webhookDeliveries.id})`.as("number"),
             attemptedAt: sql<Date>`${now.toISOString()}::timestamptz`.as("attempted_at"),
             completedAt: sql<Date | null>`null::timestamptz`.as("completed_at"),
             statusCode: sql<number | null>`null::int`.as("status_code"),
             responseBody: sql<string | null>`null::text`.as("response_body"),
             error: sql<string | null>`null::text`.as("error"),
             durationMs: sql<number | null>`null::int`.as("duration_ms"),
+            interrupted: sql<boolean>`false`.as("interrupted"),
           })
           .from(webhookDeliveries)
           .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending"))),
       )
       .onConflictDoNothing()
-      .returning({ deliveryId: webhookDeliveryAttempts.deliveryId }),
+      .returning({ deliveryId: webhookDeliveryAttempts.deliveryId, number: webhookDeliveryAttempts.number }),
   );
   const [delivery] = await db
     .with(claim)
     .update(webhookDeliveries)
-    .set({ attemptCount: number, nextAttemptAt: null, updatedAt: now })
+    .set({ nextAttemptAt: null, updatedAt: now })
     .where(inArray(webhookDeliveries.id, db.select({ id: claim.deliveryId }).from(claim)))
-    .returning();
+    .returning({ ...getTableColumns(webhookDeliveries), number: sql<number>`(select number from claim)`.mapWith(Number) });
   if (!delivery) {
-    const [current] = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
-    if (!current) return "gone";
-    if (current.status !== "pending") return current.status;
-    // This attempt was claimed by an earlier run of the workflow that did not finish it (the process died).
-    const [previous] = await db
-      .select()
-      .from(webhookDeliveryAttempts)
-      .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)));
-    if (previous?.completedAt) {
-      const ok = previous.statusCode !== null && previous.statusCode >= 200 && previous.statusCode < 300;
-      return finishDelivery(deliveryId, number, ok ? "succeeded" : failedOutcome(), ok ? null : retryAt());
-    }
-    await db
-      .update(webhookDeliveryAttempts)
-      .set({ completedAt: new Date(), error: "Interrupted: the app stopped during this attempt; it is not sent again" })
-      .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)));
-    return finishDelivery(deliveryId, number, failedOutcome(), retryAt());
+    const [after] = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
+    if (!after) return "gone";
+    if (after.status !== "pending") return after.status;
+    // Another run of this workflow claimed the same number at the same instant (a lease taken over while it ran).
+    throw new Error(`attempt of delivery ${deliveryId} claimed concurrently; retrying`);
   }
 
   const { body, headers } = deliveryRequest(delivery);
@@ -127,31 +150,41 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
   });
-  return finishDelivery(deliveryId, number, result.ok ? "succeeded" : failedOutcome(), result.ok ? null : retryAt(), result);
+  const outcome: AttemptOutcome = result.ok ? "succeeded" : opts.final ? "failed" : "retry";
+  const nextAttemptAt = outcome === "retry" ? new Date(Date.now() + (config.WEBHOOK_RETRY_DELAYS[slot - 1] ?? 0)) : null;
+  await recordAttempt(deliveryId, delivery.number, slot, outcome, nextAttemptAt, result);
+  return outcome;
 }
 
-/** Sets the delivery's status after attempt `number` and, in the same statement, records the attempt's result. */
-async function finishDelivery(
-  deliveryId: string,
-  number: number,
-  outcome: AttemptOutcome,
-  nextAttemptAt: Date | null,
-  r?: SendResult,
-): Promise<AttemptOutcome> {
+/**
+ * Records what attempt `number` got and, in the same statement, the delivery's status after schedule place `slot`.
+ * The answer is written even over an interrupted mark (a run that lost its lease but got its answer knows more than
+ * the run that took over). A 2xx makes the delivery succeeded whatever it was: the receiver accepted it, so the
+ * history must not say failed. A failure only moves a delivery that is still pending.
+ */
+async function recordAttempt(deliveryId: string, number: number, slot: number, outcome: AttemptOutcome, nextAttemptAt: Date | null, r: SendResult): Promise<void> {
   const db = await getDb();
-  const status = outcome === "succeeded" ? "succeeded" : outcome === "failed" ? "failed" : "pending";
-  const values = { status, attemptCount: number, nextAttemptAt: status === "pending" ? nextAttemptAt : null, updatedAt: new Date() } as const;
-  if (!r) {
-    await db.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId));
-    return outcome;
-  }
   const recorded = db.$with("recorded").as(
     db
       .update(webhookDeliveryAttempts)
-      .set({ completedAt: new Date(), statusCode: r.statusCode, responseBody: r.responseBody, error: r.error, durationMs: r.durationMs })
+      .set({ completedAt: new Date(), statusCode: r.statusCode, responseBody: r.responseBody, error: r.error, durationMs: r.durationMs, interrupted: false })
       .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)))
       .returning({ number: webhookDeliveryAttempts.number }),
   );
-  await db.with(recorded).update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId));
-  return outcome;
+  const succeeded = outcome === "succeeded";
+  await db
+    .with(recorded)
+    .update(webhookDeliveries)
+    .set({
+      status: succeeded ? "succeeded" : outcome === "failed" ? "failed" : "pending",
+      attemptCount: sql`greatest(${webhookDeliveries.attemptCount}, ${slot})`,
+      nextAttemptAt,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        succeeded ? inArray(webhookDeliveries.status, ["pending", "failed"]) : eq(webhookDeliveries.status, "pending"),
+      ),
+    );
 }

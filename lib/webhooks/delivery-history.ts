@@ -30,6 +30,7 @@ export function serializeDelivery(row: WebhookDeliveryRow, attempts: WebhookDeli
         responseBody: a.responseBody,
         error: a.error ?? (a.completedAt ? null : "In progress"),
         durationMs: a.durationMs,
+        interrupted: a.interrupted,
       })),
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -100,7 +101,7 @@ export async function redeliver({ ctx, id }: { ctx: Ctx; id: string }): Promise<
       },
     ]);
     await enqueue(deliverWebhook, { deliveryId: row!.id }, { executor: tx, eventId: `deliver-${row!.id}` });
-    return row!;
+    return requireDelivery({ ...ctx, tx }, row!.id);
   });
   wakeRunner();
   return serializeDelivery(created, []);

@@ -7,12 +7,16 @@ export const WebhookEventKind = z.enum(WEBHOOK_EVENTS).meta({ description: "Even
 
 export const DeliveryAttempt = z
   .object({
-    number: z.number().int().meta({ description: "1 for the first attempt, then 2, 3, 4 for the retries" }),
+    number: z.number().int().meta({ description: "1 for the first attempt, then 2, 3… in the order they were made (retries and resends of interrupted attempts)" }),
     attemptedAt: Timestamp,
     statusCode: z.number().int().nullable().meta({ description: "HTTP status the receiver answered; null when there was no answer" }),
     responseBody: z.string().nullable().meta({ description: "The first 4096 bytes of the response body" }),
     error: z.string().nullable().meta({ description: "Why the attempt failed (time-out, connection error, refused target, non-2xx)" }),
     durationMs: z.number().int().nullable(),
+    interrupted: z.boolean().meta({
+      description:
+        "The service stopped (crash, restart) during this attempt: it may or may not have reached the receiver, so it was sent again (de-duplicate on the delivery id). Interrupted attempts do not count toward the retry schedule.",
+    }),
   })
   .meta({ id: "DeliveryAttempt" });
 
@@ -20,7 +24,9 @@ export const Delivery = z
   .object({
     id: Id.meta({ description: "Delivery id, sent as X-Service-Delivery on every attempt" }),
     event: z.string().meta({ example: "geofence.entry" }),
-    status: z.enum(["pending", "succeeded", "failed"]).meta({ description: "pending while attempts remain" }),
+    status: z.enum(["pending", "succeeded", "failed"]).meta({
+      description: "pending while attempts remain; failed only after every attempt of the schedule was answered without a 2xx (or timed out); succeeded as soon as one got a 2xx",
+    }),
     test: z.boolean().meta({ description: "Sent by POST /geofences/{id}/test-webhook" }),
     geofenceId: Id.nullable(),
     webhookId: Id.nullable().meta({ description: "The account webhook endpoint, or null for a geofence's own webhook" }),

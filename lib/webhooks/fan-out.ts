@@ -1,7 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, arrayContains, eq } from "drizzle-orm";
 import type { AccountRef } from "@/lib/context";
-import type { Tx } from "@/lib/db/client";
-import { webhooks, type WebhookEvent } from "@/lib/db/schema";
+import { DEFAULT_ROWS_PER_STATEMENT } from "@/lib/db/chunks";
+import type { Executor, Tx } from "@/lib/db/client";
+import { webhooks, type WebhookEvent, type WebhookRow } from "@/lib/db/schema";
 import { enqueueMany } from "@/lib/jobs/client";
 import { deliverWebhook } from "@/lib/jobs/workflows/deliver-webhook";
 import { insertDeliveries, type NewDelivery } from "./deliveries";
@@ -14,10 +15,14 @@ export interface OutgoingEvent {
   geofence?: { id: string; notificationType: string; webhookUrl: string | null; webhookSecret: string | null };
 }
 
+/** Deliveries written (and workflows started) per step of a fan-out: what it holds in memory at once. */
+const DELIVERIES_PER_WRITE = DEFAULT_ROWS_PER_STATEMENT;
+
 /**
  * Turns events into deliveries — to the geofence's own webhook and to every enabled account endpoint subscribed to
- * the kind — and starts their deliver-webhook workflows, all in the caller's transaction. Webhooks are an enterprise
- * feature: on any other plan nothing is sent.
+ * the kind — and starts their deliver-webhook workflows, all in the caller's transaction. The events × endpoints
+ * product is walked lazily and written DELIVERIES_PER_WRITE rows at a time, so memory stays bounded whatever the
+ * number of events and endpoints. Webhooks are an enterprise feature: on any other plan nothing is sent.
  */
 export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[]): Promise<number> {
   if (account.plan !== "enterprise" || events.length === 0) return 0;
@@ -25,21 +30,48 @@ export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[
     .select()
     .from(webhooks)
     .where(and(eq(webhooks.accountId, account.id), eq(webhooks.enabled, true)));
-  const rows: NewDelivery[] = [];
+  let total = 0;
+  let batch: NewDelivery[] = [];
+  const flush = async () => {
+    const deliveries = await insertDeliveries(tx, batch);
+    await enqueueMany(
+      deliverWebhook,
+      deliveries.map((d) => ({ payload: { deliveryId: d.id }, eventId: `deliver-${d.id}` })),
+      { executor: tx },
+    );
+    total += deliveries.length;
+    batch = [];
+  };
+  for (const row of deliveryRows(account, events, endpoints)) {
+    batch.push(row);
+    if (batch.length >= DELIVERIES_PER_WRITE) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return total;
+}
+
+/** The deliveries of the events, one at a time, in event order. */
+function* deliveryRows(account: AccountRef, events: OutgoingEvent[], endpoints: WebhookRow[]): Generator<NewDelivery> {
   for (const e of events) {
     const base = { accountId: account.id, event: e.event, payload: e.payload, trackableId: e.trackableId, geofenceId: e.geofence?.id ?? null };
     if (e.geofence?.notificationType === "webhook" && e.geofence.webhookUrl) {
-      rows.push({ ...base, url: e.geofence.webhookUrl, secret: e.geofence.webhookSecret });
+      yield { ...base, url: e.geofence.webhookUrl, secret: e.geofence.webhookSecret };
     }
     for (const endpoint of endpoints) {
-      if (endpoint.events.includes(e.event)) rows.push({ ...base, url: endpoint.url, secret: endpoint.secret, webhookId: endpoint.id });
+      if (endpoint.events.includes(e.event)) yield { ...base, url: endpoint.url, secret: endpoint.secret, webhookId: endpoint.id };
     }
   }
-  const deliveries = await insertDeliveries(tx, rows);
-  await enqueueMany(
-    deliverWebhook,
-    deliveries.map((d) => ({ payload: { deliveryId: d.id }, eventId: `deliver-${d.id}` })),
-    { executor: tx },
-  );
-  return deliveries.length;
+}
+
+/**
+ * How many deliveries each location makes through its location.updated event: the account's enabled endpoints
+ * subscribed to it (0 off the enterprise plan). The evaluation sizes its rounds with it.
+ */
+export async function locationSubscribers(executor: Executor, account: AccountRef): Promise<number> {
+  if (account.plan !== "enterprise") return 0;
+  const rows = await executor
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(and(eq(webhooks.accountId, account.id), eq(webhooks.enabled, true), arrayContains(webhooks.events, ["location.updated"])));
+  return rows.length;
 }

@@ -64,6 +64,37 @@ describe("sendWebhook outbound safety", () => {
     }
   });
 
+  // Issue 9: the send-time check accepted IPv6 forms outside 2000::/3 that the save-time check refused, and a name
+  // resolving to ::7f00:1 was connected to. Both now call addressProblem.
+  it.each(["::7f00:1", "::a9fe:a9fe", "64:ff9b::7f00:1", "2002:7f00:1::", "::ffff:7f00:1", "::1", "64:ff9b:1::7f00:1"])(
+    "refuses a name resolving to %s without connecting",
+    async (address) => {
+      const before = connections;
+      const r = await send(`https://hooks.example.com:${port}/x`, async () => [{ address, family: 6 }]);
+      expect(r.refused, r.error ?? "").toBe(true);
+      expect(r.error).toMatch(/^Refused: hooks\.example\.com resolves to .* which is not a public address/);
+      expect(connections).toBe(before);
+    },
+  );
+
+  it.each(["::7f00:1", "::a9fe:a9fe", "64:ff9b::7f00:1", "2002:7f00:1::"])("refuses the IPv6 literal [%s] without connecting", async (address) => {
+    const before = connections;
+    const r = await send(`https://[${address}]:${port}/x`);
+    expect(r.refused).toBe(true);
+    expect(connections).toBe(before);
+  });
+
+  it("refuses a host name with an empty label (localhost..) without resolving it", async () => {
+    let lookups = 0;
+    const r = await send(`https://localhost..:${port}/x`, async () => {
+      lookups++;
+      return [{ address: "127.0.0.1", family: 4 }];
+    });
+    expect(r.refused).toBe(true);
+    expect(r.error).toMatch(/empty label/);
+    expect(lookups).toBe(0);
+  });
+
   it("refuses when any of several resolved addresses is private", async () => {
     const r = await send("https://hooks.example.com/x", async () => [
       { address: "93.184.215.14", family: 4 },

@@ -2,8 +2,7 @@ import dns from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import ipaddr from "ipaddr.js";
-import { checkWebhookUrl } from "./url-policy";
+import { addressProblem, checkWebhookUrl } from "./url-policy";
 
 export const RESPONSE_BODY_LIMIT = 4096;
 
@@ -52,17 +51,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
   });
 }
 
-/** Only public unicast addresses are reachable (IPv4-mapped IPv6 is judged as the IPv4 it maps). */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === "unicast";
-}
-
 /**
  * POSTs one webhook. Unless private targets are allowed, the URL must pass the save-time rules and every address the
- * host resolves to must be public; the connection then goes to the address that was checked (the socket's lookup is
+ * host resolves to must pass the same addressProblem rule as a saved IP literal; the connection then goes to the address that was checked (the socket's lookup is
  * pinned to it), so a DNS answer that changes between the check and the connection (rebinding) cannot redirect it.
  * Redirects are not followed (3xx is a failure); the whole exchange, DNS look-up included, is bounded by timeoutMs.
  */
@@ -100,12 +91,15 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     }
     if (addresses.length === 0) return done({ statusCode: null, responseBody: null, error: `DNS lookup of ${hostname} returned no address` });
     if (!req.allowPrivate) {
-      const blocked = addresses.find((a) => !isPublicAddress(a.address));
-      if (blocked) return refuse(`${hostname} resolves to ${blocked.address}, which is not a public address`);
+      for (const a of addresses) {
+        const problem = addressProblem(a.address);
+        if (problem) return refuse(`${hostname} resolves to ${a.address}, which is not a public address (${problem})`);
+      }
     }
     target = addresses[0]!;
   }
-  if (!req.allowPrivate && !isPublicAddress(target.address)) return refuse(`${target.address} is not a public address`);
+  const problem = req.allowPrivate ? null : addressProblem(target.address);
+  if (problem) return refuse(`${target.address} is not a public address (${problem})`);
 
   if (signal.aborted) return timedOut(`DNS lookup of ${hostname}`);
   const transport = url.protocol === "https:" ? https : http;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkWebhookUrl } from "./url-policy";
+import { addressProblem, checkWebhookUrl } from "./url-policy";
 
 const strict = (url: string) => checkWebhookUrl(url, { allowPrivate: false });
 const relaxed = (url: string) => checkWebhookUrl(url, { allowPrivate: true });
@@ -51,9 +51,11 @@ describe("checkWebhookUrl, strict (WEBHOOK_ALLOW_PRIVATE_URLS unset)", () => {
     ["https://[fd12:3456::1]/", /private/],
     ["https://[ff02::1]/", /multicast/],
     ["https://[2001:db8::1]/", /special-purpose/],
-    ["https://[2002:7f00:1::]/", /special-purpose/],
-    ["https://[64:ff9b::a00:1]/", /special-purpose/],
-    ["https://[::127.0.0.1]/", /global unicast/],
+    ["https://[2002:7f00:1::]/", /carries 127\.0\.0\.1, a loopback address/],
+    ["https://[64:ff9b::a00:1]/", /carries 10\.0\.0\.1, a private address/],
+    ["https://[::127.0.0.1]/", /carries 127\.0\.0\.1, a loopback address/],
+    ["https://[64:ff9b:1::1]/", /special-purpose/],
+    ["https://[2001::1]/", /special-purpose address \(teredo\)/],
     ["https://[100::1]/", /special-purpose/],
   ])("refuses the non-public IP literal %s", (url, reason) => {
     expect(strict(url)).toMatch(reason);
@@ -89,6 +91,13 @@ describe("checkWebhookUrl, strict (WEBHOOK_ALLOW_PRIVATE_URLS unset)", () => {
     expect(strict("https://167772161/")).toMatch(/10\.0\.0\.1 is a private address/);
     expect(strict("https://0xa9.0xfe.0xa9.0xfe/")).toMatch(/169\.254\.169\.254/);
   });
+
+  it.each(["https://127.0.0.1../", "https://localhost../", "https://a..example.com/", "https://.example.com/", "https://10.0.0.1../x"])(
+    "refuses the host name with an empty label %s",
+    (url) => {
+      expect(strict(url)).toMatch(/empty label/);
+    },
+  );
 
   it.each([
     "https://localhost/",
@@ -132,6 +141,49 @@ describe("checkWebhookUrl, strict (WEBHOOK_ALLOW_PRIVATE_URLS unset)", () => {
       expect(strict(url)).toMatch(/must be a valid absolute URL/);
     },
   );
+});
+
+// The forms of issue 9: every IPv6 address that carries a non-public IPv4 (IPv4-mapped, IPv4-compatible, NAT64
+// 64:ff9b::/96, 6to4 2002::/16) is refused, at save time as a literal and at send time as a resolved address (the
+// sender calls the same addressProblem; lib/webhooks/sender.test.ts checks it on real sends).
+describe("addressProblem, the one rule for save time and send time", () => {
+  it.each([
+    ["::7f00:1", "127.0.0.1"],
+    ["::127.0.0.1", "127.0.0.1"],
+    ["::a9fe:a9fe", "169.254.169.254"],
+    ["::a00:1", "10.0.0.1"],
+    ["::ffff:7f00:1", "127.0.0.1"],
+    ["::ffff:169.254.169.254", "169.254.169.254"],
+    ["64:ff9b::7f00:1", "127.0.0.1"],
+    ["64:ff9b::a9fe:a9fe", "169.254.169.254"],
+    ["64:ff9b::192.168.0.1", "192.168.0.1"],
+    ["2002:7f00:1::", "127.0.0.1"],
+    ["2002:a9fe:a9fe::1", "169.254.169.254"],
+    ["2002:c0a8:1:1::1", "192.168.0.1"],
+  ])("refuses %s, which carries %s", (address, v4) => {
+    expect(addressProblem(address)).toContain(`carries ${v4}`);
+    expect(strict(`https://[${address}]/`)).toContain(`carries ${v4}`);
+  });
+
+  it.each(["::", "::1", "fe80::1", "fc00::1", "ff02::1", "2001:db8::1", "100::1", "2001::1", "::ffff:0:7f00:1", "4000::1", "64:ff9b:1::a00:1"])(
+    "refuses the non-global IPv6 %s",
+    (address) => {
+      expect(addressProblem(address)).not.toBeNull();
+      expect(strict(`https://[${address}]/`)).toMatch(/non-public address/);
+    },
+  );
+
+  it.each(["93.184.215.14", "2606:4700::1111", "::ffff:93.184.215.14", "64:ff9b::5db8:d70e", "2002:5db8:d70e::1", "::5db8:d70e"])(
+    "accepts the global unicast %s (an embedded IPv4 is public)",
+    (address) => {
+      expect(addressProblem(address)).toBeNull();
+      expect(strict(`https://[${address}]/`.replace(/^https:\/\/\[(\d+\.\d+\.\d+\.\d+)\]/, "https://$1"))).toBeNull();
+    },
+  );
+
+  it.each(["", "example.com", "1.2.3", "::g"])("refuses %j, which is no IP address", (address) => {
+    expect(addressProblem(address)).toMatch(/not a valid IP address/);
+  });
 });
 
 describe("checkWebhookUrl, relaxed (WEBHOOK_ALLOW_PRIVATE_URLS=true)", () => {

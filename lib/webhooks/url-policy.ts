@@ -14,10 +14,9 @@ const LOCAL_SUFFIXES = ["localhost", "localdomain", "local", "internal", "home.a
  * human reason. The delivery code calls it again at send time and then checks the addresses the host resolves to.
  *
  * Always: a valid absolute http(s) URL without credentials (the URL is shown in API responses; put secrets in the
- * webhook secret). Unless `allowPrivate`: https only; an IP literal must be public unicast (judged after the WHATWG
- * parser has normalised odd forms such as `http://2130706433/` or `0x7f.1`; IPv4-mapped IPv6 is judged as the IPv4
- * it maps, and other IPv6 must lie in global unicast 2000::/3); local names (`localhost`, `*.local`, single-label
- * hosts...) are refused.
+ * webhook secret). Unless `allowPrivate`: https only; an IP literal must pass addressProblem (judged after the WHATWG
+ * parser has normalised odd forms such as `http://2130706433/` or `0x7f.1`); local names (`localhost`, `*.local`,
+ * single-label hosts...) and names with an empty label (`localhost..`) are refused.
  */
 export function checkWebhookUrl(url: string, { allowPrivate }: WebhookUrlPolicy): string | null {
   let parsed: URL;
@@ -43,19 +42,53 @@ export function checkWebhookUrl(url: string, { allowPrivate }: WebhookUrlPolicy)
 }
 
 function checkIp(literal: string): string | null {
-  if (!ipaddr.isValid(literal)) return "must have a valid host";
-  // ipaddr.process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 it maps.
-  const addr = ipaddr.process(literal);
-  const range = addr.range();
-  if (range !== "unicast") return `must not point to a non-public address (${addr.toString()} is ${describeRange(range)})`;
-  // What ipaddr.js calls unicast in IPv6 includes IETF-reserved space outside 2000::/3 (e.g. IPv4-compatible ::7f00:1).
-  if (addr.kind() === "ipv6" && !(addr as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) {
-    return `must not point to a non-public address (${addr.toString()} is not a global unicast IPv6 address)`;
-  }
-  return null;
+  const problem = addressProblem(literal);
+  return problem && `must not point to a non-public address (${problem})`;
 }
 
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3") as [ipaddr.IPv6, number];
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96") as [ipaddr.IPv6, number];
+
+/** The IPv4 address an IPv6 address carries (IPv4-mapped, IPv4-compatible, NAT64 64:ff9b::/96, 6to4), if any. */
+function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = addr.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  if (addr.isIPv4MappedAddress()) return addr.toIPv4Address();
+  // ::a.b.c.d (deprecated IPv4-compatible): the first 96 bits are zero.
+  if (p.slice(0, 6).every((x) => x === 0)) return v4(p[6]!, p[7]!);
+  if (addr.match(NAT64_WELL_KNOWN)) return v4(p[6]!, p[7]!);
+  // 2002:AABB:CCDD::/48 is the 6to4 prefix of AA.BB.CC.DD.
+  if (addr.range() === "6to4") return v4(p[1]!, p[2]!);
+  return null;
+}
+
+/**
+ * The one rule for where a webhook may connect, used when a URL is saved (IP literals) and again when it is sent
+ * (every address its host resolves to): null for a global unicast address, else why not. An IPv6 form that carries
+ * an IPv4 address (mapped, compatible, NAT64, 6to4) is judged as that IPv4, which a translator may deliver it to;
+ * any other IPv6 must lie in global unicast 2000::/3 outside every special-purpose range.
+ */
+export function addressProblem(literal: string): string | null {
+  // Only the canonical forms that resolvers return (not ipaddr.js's lenient `1.2.3` or `0x7f.1`).
+  if (!ipaddr.IPv4.isValidFourPartDecimal(literal) && !ipaddr.IPv6.isValid(literal)) return `${literal} is not a valid IP address`;
+  const addr = ipaddr.parse(literal);
+  if (addr.kind() === "ipv6") {
+    const v6 = addr as ipaddr.IPv6;
+    // :: and ::1 are also IPv4-compatible in form; say what they are.
+    const own = v6.range();
+    if (own === "loopback" || own === "unspecified") return `${v6.toString()} is ${describeRange(own)}`;
+    const v4 = embeddedIPv4(v6);
+    if (v4) {
+      const range = v4.range();
+      return range === "unicast" ? null : `${v6.toString()} carries ${v4.toString()}, ${describeRange(range)}`;
+    }
+    if (own !== "unicast") return `${v6.toString()} is ${describeRange(own)}`;
+    if (!v6.match(GLOBAL_UNICAST_V6)) return `${v6.toString()} is not a global unicast IPv6 address`;
+    return null;
+  }
+  const range = addr.range();
+  return range === "unicast" ? null : `${addr.toString()} is ${describeRange(range)}`;
+}
 
 function describeRange(range: string): string {
   switch (range) {
@@ -81,6 +114,8 @@ function describeRange(range: string): string {
 
 function checkHostName(host: string): string | null {
   if (!host) return "must have a host";
+  // `localhost..` or `127.0.0.1..`: resolvers may still answer for them, so they could reach what the rules refuse.
+  if (host.split(".").includes("")) return `must have a valid host name (${host} has an empty label)`;
   if (!host.includes(".")) return `must use a public host name (${host} is a single-label, local name)`;
   const local = LOCAL_SUFFIXES.find((s) => host === s || host.endsWith(`.${s}`));
   if (local) return `must use a public host name (${host} is a local name: .${local})`;

@@ -3,11 +3,15 @@ import type { AddressInfo } from "node:net";
 import { verifySignature } from "@/lib/webhooks/signature";
 
 export interface Received {
+  /** The request's path and query (tells apart endpoints that share this receiver). */
+  url: string;
   body: string;
   json: Record<string, any>;
   headers: http.IncomingHttpHeaders;
   signatureValid: boolean | null;
   at: number;
+  /** Set once the answer was written; false when the sender hung up first (the receiver then does not act on it). */
+  answered: boolean;
 }
 
 export type Responder = (req: Received, n: number) => { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
@@ -28,18 +32,21 @@ export async function startReceiver(opts: { secret?: string | null; respond?: Re
       const body = Buffer.concat(chunks).toString("utf8");
       const signature = req.headers["x-service-signature"];
       const entry: Received = {
+        url: req.url ?? "",
         body,
         json: JSON.parse(body || "null"),
         headers: req.headers,
         signatureValid: opts.secret ? typeof signature === "string" && verifySignature(body, opts.secret, signature) : null,
         at: Date.now(),
+        answered: false,
       };
       received.push(entry);
       const answer = respond(entry, received.length);
       const send = () => {
-        if (res.destroyed) return;
+        if (res.destroyed || req.socket.destroyed) return;
         res.writeHead(answer.status, { "Content-Type": "text/plain", ...answer.headers });
         res.end(answer.body ?? "");
+        entry.answered = true;
       };
       if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();

@@ -15,7 +15,7 @@ export const jobs = pgTable(
     // A running job whose lease has expired belongs to a runner that died: it is claimed again.
     lockedUntil: ts("locked_until"),
     lockedBy: text("locked_by"),
-    // Runs of this job that threw (not counting sleeps), for back-off and giving up.
+    // Consecutive failed tries of the step the run is at (reset when a step completes), for back-off and giving up.
     failures: integer("failures").notNull().default(0),
     steps: jsonb("steps").$type<Record<string, unknown>>().notNull().default({}),
     // Queued jobs with the same key coalesce (one evaluation pending per trackable is enough).

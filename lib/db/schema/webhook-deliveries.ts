@@ -23,6 +23,7 @@ export const webhookDeliveries = pgTable(
     secret: text("secret"),
     // json, not jsonb: it keeps the payload's key order, so every attempt sends (and signs) the same bytes.
     payload: json("payload").$type<Record<string, unknown>>().notNull(),
+    // Places of the retry schedule used up by completed attempts (interrupted ones do not count).
     attemptCount: integer("attempt_count").notNull().default(0),
     nextAttemptAt: ts("next_attempt_at"),
     createdAt: createdAt(),

@@ -127,8 +127,8 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                   <li key={a.number} className="rounded-lg ring-1 ring-slate-200" data-testid="delivery-attempt">
                     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-100 px-4 py-2.5 text-sm">
                       <span className="font-semibold text-slate-900">Attempt {a.number}</span>
-                      <Badge color={ok ? "green" : a.error === "In progress" ? "yellow" : "red"}>
-                        {ok ? "Succeeded" : a.error === "In progress" ? "In progress" : "Failed"}
+                      <Badge color={ok ? "green" : a.error === "In progress" || a.interrupted ? "yellow" : "red"}>
+                        {ok ? "Succeeded" : a.error === "In progress" ? "In progress" : a.interrupted ? "Interrupted" : "Failed"}
                       </Badge>
                       <span className="text-slate-600">
                         <Time value={a.attemptedAt} />
@@ -139,7 +139,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                       <span className="text-slate-600">{a.durationMs === null ? "—" : `${a.durationMs} ms`}</span>
                     </div>
                     <div className="space-y-2 px-4 py-3">
-                      {a.error && a.error !== "In progress" ? <p className="text-sm text-red-700">{a.error}</p> : null}
+                      {a.error && a.error !== "In progress" ? <p className={`text-sm ${a.interrupted ? "text-amber-800" : "text-red-700"}`}>{a.error}</p> : null}
                       {a.responseBody ? (
                         <>
                           <p className="text-xs font-medium text-slate-500">Response body (first 4096 bytes)</p>
