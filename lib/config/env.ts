@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   AUTH_SECRET: z.string().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+  // Requests per rolling minute per device token, on the /ingest endpoints of the tracking apps.
+  DEVICE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   SHARE_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(120),
   SHARE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
   // Dashboard sign-in attempts per client address in 10 minutes, and sign-ups per client address in an hour.
