@@ -26,7 +26,7 @@ export const OWNTRACKS_USERNAME = "fenceline";
 /**
  * OwnTracks' remote configuration link (booklet: features/remoteconfig, "URL config"): base64 of a `_type:
  * configuration` message with HTTP mode (3), the URL and the credentials. The base64 is percent-encoded: the Android app
- * URL-decodes the query (LoadViewModel), which would turn a "+" into a space.
+ * URL-decodes the query (LoadViewModel, java.net.URLDecoder), which would turn a raw "+" into a space.
  */
 export function owntracksConfigLink(appUrl: string, token: string): string {
   const config = {
