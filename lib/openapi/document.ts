@@ -212,7 +212,7 @@ const paths: ZodOpenApiPathsObject = {
       description:
         "A credential a tracking app uses to post this trackable's locations to `/ingest/…`, and nothing else: it is " +
         "never accepted by `/api/v1`, and an API key is never accepted by `/ingest`. The token is in this response " +
-        "only; Fenceline keeps its SHA-256. The body may be empty.",
+        "only; Fenceline keeps its SHA-256. Send `{}` for a token without a name.",
       path: trackableIdPath,
       body: CreateDeviceTokenInput,
       ok: { status: "201", schema: CreatedDeviceToken, description: "The new token, shown once" },

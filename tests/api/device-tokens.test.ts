@@ -31,8 +31,9 @@ describe("device tokens", () => {
       createdAt: expect.stringMatching(ISO),
       lastUsedAt: null,
     });
-    // An empty body is fine (no name).
-    const unnamed = await request("POST", `/api/v1/trackables/${id}/device-tokens`, { key: a.key });
+    // No name: {} (an empty body is not JSON: 400, as on every POST).
+    expect((await request("POST", `/api/v1/trackables/${id}/device-tokens`, { key: a.key })).status).toBe(400);
+    const unnamed = await a.api("POST", `/trackables/${id}/device-tokens`, {});
     expect(unnamed.status, unnamed.text).toBe(201);
     expect(unnamed.body.name).toBeNull();
     expect(unnamed.body.token).not.toBe(created.body.token);

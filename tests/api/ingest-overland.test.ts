@@ -136,6 +136,8 @@ describe("POST /ingest/overland", () => {
       expectError(res, 400, "invalid_request");
       expect(res.json.error.message).toContain(message);
     }
+    const huge = JSON.stringify({ locations: [feature(1, 1, { wifi: "x".repeat(1024 * 1024) })] });
+    expectError(await post(token, huge), 413, "payload_too_large");
     expectError(await post(token, JSON.stringify(valid), { "Content-Type": "text/plain" }), 415, "unsupported_media_type");
     expectError(await post(token, "locations=1", { "Content-Type": "application/x-www-form-urlencoded" }), 415, "unsupported_media_type");
     const anonymous = await post(null, valid);

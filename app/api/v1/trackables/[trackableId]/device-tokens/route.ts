@@ -14,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = route({
   }),
   POST: withApiKey(async ({ req, ctx, params }) => {
     const id = trackableId(params);
-    const input = await parseBody(req, CreateDeviceTokenInput, { emptyAsObject: true });
+    const input = await parseBody(req, CreateDeviceTokenInput);
     return json(await createDeviceToken({ ctx, trackableId: id, input }), 201);
   }),
 });
