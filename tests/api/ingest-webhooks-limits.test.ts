@@ -57,7 +57,8 @@ describe("device points drive geofence webhooks", () => {
         const t0 = Date.now() - 3 * 60_000;
         const at = (i: number) => new Date(Math.floor(t0 / 1000) * 1000 + i * 60_000);
         for (const [i, p] of [OUTSIDE, INSIDE, OUTSIDE].entries()) expect((await apps[app]!(token, p, at(i))).status).toBe(200);
-        const [entry, exit] = await receiver.waitFor(2);
+        // Deliveries run concurrently and may arrive in either order: ordered by occurred_at, as the README says.
+        const [entry, exit] = [...(await receiver.waitFor(2))].sort((x, y) => x.json.occurred_at.localeCompare(y.json.occurred_at));
         for (const r of [entry!, exit!]) expect(r.signatureValid).toBe(true);
         expect(entry!.json).toEqual({
           event: "geofence.entry",
