@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   // Requests with an unknown or revoked API key per client address a minute; past it every keyed request from that
   // address gets 429 until the window rolls on (keys cannot be guessed at full speed).
   AUTH_FAILURE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  // Requests per rolling minute per device token, on the /ingest endpoints of the tracking apps.
+  DEVICE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   SHARE_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(120),
   SHARE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
   // Dashboard sign-in attempts per client address in 10 minutes, and sign-ups per client address in an hour.

@@ -25,6 +25,17 @@ export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
 }
 
+/** The request's media type, lower case and without parameters ("application/json"), or null when it has none. */
+export function mediaType(req: Request): string | null {
+  const header = req.headers.get("content-type");
+  const type = header?.split(";")[0]!.trim().toLowerCase();
+  return type ? type : null;
+}
+
+/** application/json or any `+json` type (a charset parameter is fine). */
+export const isJsonMediaType = (type: string | null): boolean =>
+  type === "application/json" || (type !== null && /^application\/[\w.-]+\+json$/.test(type));
+
 /** Parses a JSON body that must be an object; an empty body counts as {} when `emptyAsObject`. */
 export async function readJsonObject(req: Request, opts: { emptyAsObject?: boolean } = {}): Promise<Record<string, unknown>> {
   const text = await readBodyText(req);
@@ -32,6 +43,11 @@ export async function readJsonObject(req: Request, opts: { emptyAsObject?: boole
     if (opts.emptyAsObject) return {};
     throw new ApiError("invalid_request", "Request body is required: send a JSON object");
   }
+  return parseJsonObject(text);
+}
+
+/** Parses JSON text that must be an object (400 otherwise), refusing what no field can hold (see checkJsonValue). */
+export function parseJsonObject(text: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -40,7 +40,8 @@ export function toErrorResponse(err: unknown, req: Request): Response {
   return errorResponse("internal_error", "An internal error occurred. Try again later.", 500);
 }
 
-function bearer(req: Request): string | null {
+/** The credential of an `Authorization: Bearer <credential>` header, or null. */
+export function bearer(req: Request): string | null {
   const header = req.headers.get("authorization");
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -1,30 +1,41 @@
 import { enqueue, wakeRunner } from "@/lib/jobs/client";
 import { evaluateGeofences } from "@/lib/jobs/workflows/evaluate-geofences";
-import { and, asc, desc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
-import { locations, trackables, type LocationRow } from "@/lib/db/schema";
+import { deviceTokens, locations, trackables, type LocationRow } from "@/lib/db/schema";
 import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { newId } from "@/lib/db/ids";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { requireTrackable } from "@/lib/trackables/trackables";
-import type { Location, LocationHistoryQuery, LocationInput } from "./schemas";
+import type { Location, LocationHistoryQuery, LocationInput, LocationSource } from "./schemas";
 import { serializeLocation } from "./serialize";
+
+/** Who posts: an API key of the trackable's account, or a device token of the trackable itself. */
+export type IngestSource = { kind: "api" } | { kind: "device"; app: Exclude<LocationSource, "api">; tokenId: string };
 
 /**
  * Stores a trackable's locations (one, or a batch of up to 1000) with one multi-row INSERT and returns them
  * serialized in input order. The trackable must belong to ctx's account (404 otherwise). A missing timestamp
- * defaults to the time of receipt, which is the same instant for the whole batch.
+ * defaults to the time of receipt, which is the same instant for the whole batch. Geofence evaluation is scheduled in
+ * the same transaction and follows.
+ *
+ * From a device (a tracking app posting with a device token) the token must still exist when the points are stored
+ * (401 otherwise, so a revocation by any process takes effect at once), and exact resends are dropped: a point whose
+ * timestamp, latitude and longitude equal one already stored for the trackable (or earlier in the same request) is
+ * not stored again and not returned.
  */
 export async function ingestLocations({
   ctx,
   trackableId,
   inputs,
+  source = { kind: "api" },
 }: {
   ctx: Ctx;
   trackableId: string;
   inputs: readonly LocationInput[];
+  source?: IngestSource;
 }): Promise<Location[]> {
   const receivedAt = new Date();
   // UUIDv7s made here, in input order: monotonic within the batch, so points sharing a timestamp keep their order.
@@ -40,26 +51,61 @@ export async function ingestLocations({
     battery: input.battery ?? null,
     timestamp: input.timestamp ?? receivedAt,
     receivedAt,
+    source: source.kind === "api" ? ("api" as const) : source.app,
   }));
 
   const stored = await withTransaction(ctx, async (txCtx) => {
-    // KEY SHARE on the trackable: a concurrent DELETE waits for this insert instead of failing it on the foreign key.
-    const [owned] = await exec(txCtx)
-      .select({ id: trackables.id })
-      .from(trackables)
-      .where(and(eq(trackables.id, trackableId), eq(trackables.accountId, ctx.account.id)))
-      .for("key share");
-    if (!owned) throw notFound("Trackable", trackableId);
+    let fresh = values;
+    if (source.kind === "api") {
+      // KEY SHARE on the trackable: a concurrent DELETE waits for this insert instead of failing it on the foreign key.
+      const [owned] = await exec(txCtx)
+        .select({ id: trackables.id })
+        .from(trackables)
+        .where(and(eq(trackables.id, trackableId), eq(trackables.accountId, ctx.account.id)))
+        .for("key share");
+      if (!owned) throw notFound("Trackable", trackableId);
+    } else {
+      // The token's row and the trackable's, locked together: a revoked token (or a deleted trackable) is refused here,
+      // and concurrent device posts for one trackable take turns, so two resends of a point cannot both miss each other.
+      const [held] = await exec(txCtx)
+        .select({ id: trackables.id })
+        .from(deviceTokens)
+        .innerJoin(trackables, eq(trackables.id, deviceTokens.trackableId))
+        .where(and(eq(deviceTokens.id, source.tokenId), eq(trackables.id, trackableId), eq(trackables.accountId, ctx.account.id)))
+        .for("no key update");
+      if (!held) throw new ApiError("unauthorized", "Invalid device token: it is unknown or has been revoked");
+      fresh = await withoutResends(txCtx, trackableId, values);
+      if (fresh.length === 0) return [];
+    }
 
-    const rows = await inChunks(values, rowsPerInsert(locations), (chunk) => exec(txCtx).insert(locations).values(chunk).returning());
+    const rows = await inChunks(fresh, rowsPerInsert(locations), (chunk) => exec(txCtx).insert(locations).values(chunk).returning());
 
     // Geofence evaluation is scheduled in the same transaction: the points and the work on them commit together.
     await enqueue(evaluateGeofences, { trackableId }, { executor: txCtx.tx, dedupeKey: `evaluate:${trackableId}` });
-    return rows;
+    return inInputOrder(rows, fresh);
   });
-  wakeRunner();
+  if (stored.length > 0) wakeRunner();
 
-  return inInputOrder(stored, values).map(serializeLocation);
+  return stored.map(serializeLocation);
+}
+
+type PointKey = { timestamp: Date; latitude: number; longitude: number };
+const pointKey = (p: PointKey) => `${p.timestamp.getTime()}|${p.latitude}|${p.longitude}`;
+
+/** The values that are not exact resends: of the stored points (one index range scan) nor of an earlier value. */
+async function withoutResends<V extends PointKey>(ctx: Ctx, trackableId: string, values: V[]): Promise<V[]> {
+  const times = [...new Set(values.map((v) => v.timestamp.getTime()))].map((t) => new Date(t));
+  const existing = await exec(ctx)
+    .select({ timestamp: locations.timestamp, latitude: locations.latitude, longitude: locations.longitude })
+    .from(locations)
+    .where(and(eq(locations.trackableId, trackableId), inArray(locations.timestamp, times)));
+  const seen = new Set(existing.map(pointKey));
+  return values.filter((v) => {
+    const key = pointKey(v);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** RETURNING gives no order guarantee: put the rows back in the order of the values sent. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { validationError } from "@/lib/http/errors";
 import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
+import { LOCATION_SOURCES } from "@/lib/db/schema/locations";
 import { Id, Latitude, Longitude, Timestamp, TimestampInput } from "@/lib/schemas/common";
 
 export const MAX_BATCH = 1000;
@@ -8,6 +9,16 @@ export const MAX_FUTURE_MS = 5 * 60 * 1000;
 // Postgres has no year 0, and a device clock that was never set reports 1970: nothing older is a real position.
 const MIN_LOCATION_TIME = Date.UTC(1970, 0, 1);
 const MIN_QUERY_TIME = Date.parse("0001-01-01T00:00:00Z"); // the earliest date Postgres stores
+
+export const LocationSource = z.enum(LOCATION_SOURCES).meta({
+  id: "LocationSource",
+  description:
+    'Where the location came from: "api" (POST …/locations with an API key), or the tracking app that posted it ' +
+    'with a device token: "owntracks" (/ingest/owntracks), "traccar" (/ingest/traccar: Traccar Client, OsmAnd, ' +
+    'GPSLogger) or "overland" (/ingest/overland)',
+  example: "api",
+});
+export type LocationSource = z.infer<typeof LocationSource>;
 
 export const Location = z
   .object({
@@ -22,6 +33,7 @@ export const Location = z
     battery: z.number().nullable().meta({ description: "Battery level, percent", example: 87 }),
     timestamp: Timestamp.meta({ description: "When the position was recorded" }),
     receivedAt: Timestamp.meta({ description: "When Fenceline received it" }),
+    source: LocationSource,
   })
   .meta({ id: "Location" });
 export type Location = z.infer<typeof Location>;

@@ -14,5 +14,6 @@ export function serializeLocation(row: LocationRow): Location {
     battery: row.battery,
     timestamp: row.timestamp.toISOString(),
     receivedAt: row.receivedAt.toISOString(),
+    source: row.source,
   };
 }

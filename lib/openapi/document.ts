@@ -12,6 +12,7 @@ import { CreateGeofenceInput, Geofence, GeofenceListQuery, GeofencePage, UpdateG
 import { CreateWebhookInput, UpdateWebhookInput, Webhook, WebhookListQuery, WebhookPage } from "@/lib/webhooks/schemas";
 import { Delivery, DeliveryListQuery, DeliveryPage, TestWebhookInput, TestWebhookResult } from "@/lib/webhooks/delivery-schemas";
 import { CreateShareLinkInput, ShareLink, ShareLinkListQuery, ShareLinkPage } from "@/lib/share-links/schemas";
+import { CreateDeviceTokenInput, CreatedDeviceToken, DeviceTokenListQuery, DeviceTokenPage } from "@/lib/devices/schemas";
 import { CreateTrackableInput, Trackable, TrackableListQuery, TrackablePage, UpdateTrackableInput } from "@/lib/trackables/schemas";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with (never written by hand).
@@ -24,6 +25,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   method_not_allowed: "Method not allowed on this path",
   conflict: "Conflict with the current state of the object",
   payload_too_large: "Request body over 1 MiB",
+  unsupported_media_type: "A request body in a content type this endpoint does not read",
   rate_limit_exceeded:
     "More than the per-key limit of requests per rolling minute, or too many requests with invalid keys from this client address; see Retry-After",
   internal_error: "Server error (never a stack trace); retry later",
@@ -36,6 +38,7 @@ const STATUS: Record<ErrorCode, `4${string}` | `5${string}`> = {
   method_not_allowed: "405",
   conflict: "409",
   payload_too_large: "413",
+  unsupported_media_type: "415",
   rate_limit_exceeded: "429",
   internal_error: "500",
 };
@@ -99,6 +102,9 @@ const trackableIdPath = z.object({
   trackableId: z.uuid().meta({ description: "The trackable's id (a blank value is 400 \"Missing required parameter: trackableId\")" }),
 });
 
+const deviceTokenPath = trackableIdPath.extend({
+  tokenId: z.uuid().meta({ description: "The device token's id (not the token)" }),
+});
 const geofenceIdPath = z.object({ geofence_id: z.uuid().meta({ description: "The geofence's id" }) });
 const deliveryIdPath = z.object({ deliveryId: z.uuid().meta({ description: "The delivery's id (X-Service-Delivery)" }) });
 const webhookIdPath = z.object({ webhookId: z.uuid().meta({ description: "The webhook endpoint's id" }) });
@@ -186,6 +192,42 @@ const paths: ZodOpenApiPathsObject = {
       summary: "Latest location of a trackable",
       path: trackableIdPath,
       ok: { status: "200", schema: Location, description: "The most recent location by timestamp" },
+      errors: ["invalid_request", "not_found"],
+    }),
+  },
+  "/trackables/{trackableId}/device-tokens": {
+    get: op({
+      id: "listDeviceTokens",
+      tag: "Devices",
+      summary: "List a trackable's device tokens",
+      description: "Newest first, without the tokens themselves (`prefix` shows their first characters).",
+      path: trackableIdPath,
+      query: DeviceTokenListQuery,
+      ok: { status: "200", schema: DeviceTokenPage, description: "A page of device tokens" },
+      errors: ["not_found"],
+    }),
+    post: op({
+      id: "createDeviceToken",
+      tag: "Devices",
+      summary: "Create a device token",
+      description:
+        "A credential a tracking app uses to post this trackable's locations to `/ingest/…`, and nothing else: it is " +
+        "never accepted by `/api/v1`, and an API key is never accepted by `/ingest`. The token is in this response " +
+        "only; Fenceline keeps its SHA-256. Send `{}` for a token without a name.",
+      path: trackableIdPath,
+      body: CreateDeviceTokenInput,
+      ok: { status: "201", schema: CreatedDeviceToken, description: "The new token, shown once" },
+      errors: ["not_found"],
+    }),
+  },
+  "/trackables/{trackableId}/device-tokens/{tokenId}": {
+    delete: op({
+      id: "revokeDeviceToken",
+      tag: "Devices",
+      summary: "Revoke a device token",
+      description: "Deletes the token: the next request that presents it is a 401, on every server at once.",
+      path: deviceTokenPath,
+      ok: { status: "204", description: "Revoked" },
       errors: ["invalid_request", "not_found"],
     }),
   },
@@ -394,6 +436,20 @@ export function openApiDocument(serverUrl = "/api/v1") {
     tags: [
       { name: "Trackables", description: "Tracked devices (called `beacon` in webhook payloads)" },
       { name: "Locations", description: "Positions reported by trackables" },
+      {
+        name: "Devices",
+        description:
+          "Device tokens let tracking apps post a trackable's locations directly, to endpoints outside this base path " +
+          "that speak each app's own protocol: `POST /ingest/owntracks` (OwnTracks in HTTP mode; the token is the Basic " +
+          "password or `?token=`; replies `[]`), `GET|POST /ingest/traccar` (Traccar Client, OsmAnd, GPSLogger: the token " +
+          "is `id`, `deviceid` or `device_id`; speed in knots in the query form, m/s in Traccar Client's JSON; replies " +
+          "200 with an empty body) and `POST /ingest/overland` (Overland batches; `Authorization: Bearer` or `?token=`; " +
+          "replies `{\"result\":\"ok\"}`, skipping invalid points). Each answers only once the points are stored, " +
+          "drops a point whose timestamp, latitude and longitude equal one already stored for the trackable, and limits " +
+          "each token to `DEVICE_RATE_LIMIT_PER_MINUTE` requests (600). Errors use the envelope below: 400 invalid " +
+          "position or body, 401 unknown or revoked token, 413, 415 wrong content type, 429. Stored points carry " +
+          "`source` (`owntracks`, `traccar`, `overland`).",
+      },
       { name: "Geofences", description: "Circular zones; a trackable entering or leaving one emits an event" },
       { name: "Webhooks", description: "Account-level endpoints for geofence.entry/exit, location.updated, battery.low and device.status_changed" },
       { name: "Webhook deliveries", description: "Signed POSTs of events to your endpoints, retried after 5 s, 30 s and 2 min" },

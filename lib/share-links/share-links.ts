@@ -182,6 +182,7 @@ export async function findSharedTrackable({ db, token, now = new Date() }: { db:
           battery: last.battery,
           timestamp: iso(last.timestamp),
           receivedAt: iso(last.receivedAt),
+          source: last.source,
         }
       : null,
     expiresAt: iso(link.expiresAt),

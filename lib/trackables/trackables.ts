@@ -41,6 +41,7 @@ export function lastLocationLateral(ctx: Ctx) {
     battery: subquery.battery,
     timestamp: subquery.timestamp,
     receivedAt: subquery.receivedAt,
+    source: subquery.source,
   };
   return { subquery, columns };
 }

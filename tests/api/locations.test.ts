@@ -78,6 +78,7 @@ describe("POST locations", () => {
           battery: 87,
           timestamp: "2026-01-10T12:00:00.123Z",
           receivedAt: expect.stringMatching(ISO),
+          source: "api",
         },
       ],
     });

@@ -349,6 +349,7 @@ describe("share links: the public endpoint", () => {
         battery: 80,
         timestamp: stored.timestamp,
         receivedAt: stored.receivedAt,
+        source: "api",
       },
       expiresAt: link.expiresAt,
     });

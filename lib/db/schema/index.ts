@@ -12,3 +12,4 @@ export * from "./webhook-delivery-attempts";
 export * from "./jobs";
 export * from "./users";
 export * from "./share-links";
+export * from "./device-tokens";

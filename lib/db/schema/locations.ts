@@ -1,6 +1,10 @@
-import { doublePrecision, index, pgTable, uuid } from "drizzle-orm/pg-core";
+import { doublePrecision, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { id, ts } from "./columns";
 import { trackables } from "./trackables";
+
+/** Where a location came from: the REST API, or a tracking app posting to its /ingest endpoint. */
+export const LOCATION_SOURCES = ["api", "owntracks", "traccar", "overland"] as const;
+export type LocationSource = (typeof LOCATION_SOURCES)[number];
 
 export const locations = pgTable(
   "locations",
@@ -16,6 +20,7 @@ export const locations = pgTable(
     battery: doublePrecision("battery"),
     timestamp: ts("timestamp").notNull(),
     receivedAt: ts("received_at").notNull().defaultNow(),
+    source: text("source", { enum: LOCATION_SOURCES }).notNull().default("api"),
   },
   (t) => [
     // History pages, `latest` and lastLocation all read one trackable's points by (timestamp, id), in either

@@ -7,6 +7,7 @@ import { FirstLocationHelp } from "@/components/trackables/first-location-help";
 import { BatteryIndicator, StatusIndicator } from "@/components/trackables/indicators";
 import { TrackMap } from "@/components/trackables/maps";
 import { ShareLinksPanel } from "@/components/share-links/share-links-panel";
+import { ConnectDevicePanel } from "@/components/devices/connect-device-panel";
 import { RangePicker } from "@/components/trackables/range-picker";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
 import { Badge, Card } from "@/components/ui";
@@ -18,6 +19,8 @@ import { parseTimeRange } from "@/lib/dashboard/time-range";
 import type { Location } from "@/lib/locations/schemas";
 import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
 import { listShareLinks } from "@/lib/share-links/share-links";
+import { listDeviceTokens } from "@/lib/devices/tokens";
+import { SOURCE_LABELS } from "@/lib/devices/setup";
 import { getTrackableStatuses } from "@/lib/trackables/status";
 import { getTrackable } from "@/lib/trackables/trackables";
 
@@ -45,10 +48,11 @@ export default async function TrackablePage({ params, searchParams }: Props) {
   const trackable = await loadTrackable(trackableId);
   const now = new Date();
   const range = parseTimeRange(await searchParams, now);
-  const [track, statuses, shareLinks] = await Promise.all([
+  const [track, statuses, shareLinks, deviceTokens] = await Promise.all([
     readTrack({ ctx, trackableId, from: range.from, to: range.to }),
     getTrackableStatuses({ ctx, trackables: [trackable], now }),
     listShareLinks({ ctx, query: { trackableId, active: true, limit: 100 }, now }),
+    listDeviceTokens({ ctx, trackableId, query: { limit: 100 } }),
   ]);
   const status = statuses.get(trackable.id)!;
   const threshold = env().BATTERY_LOW_THRESHOLD;
@@ -82,6 +86,14 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                 )}
               </span>
               {latest?.battery != null ? <BatteryIndicator level={latest.battery} threshold={threshold} /> : null}
+              {latest ? (
+                <span className="text-sm text-slate-600" data-testid="last-point-source">
+                  Last point from {SOURCE_LABELS[latest.source]},{" "}
+                  <time dateTime={latest.timestamp} title={exactTime(new Date(latest.timestamp))}>
+                    {relativeTime(new Date(latest.timestamp), now)}
+                  </time>
+                </span>
+              ) : null}
             </div>
           </div>
           <div className="flex shrink-0 gap-2">
@@ -91,7 +103,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
         </header>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         {!latest ? (
           <Card aria-labelledby="no-positions-heading" className="p-5 lg:col-span-2">
             <h2 id="no-positions-heading" className="text-base font-semibold text-slate-900">
@@ -159,6 +171,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               <LatestDetails location={latest} threshold={threshold} now={now} />
             </Card>
           ) : null}
+          <ConnectDevicePanel trackableId={trackable.id} appUrl={env().APP_URL} initialTokens={deviceTokens.data} />
           <ShareLinksPanel trackableId={trackable.id} initialLinks={shareLinks.data} />
         </div>
       </div>
@@ -236,6 +249,7 @@ function LatestDetails({ location, threshold, now }: { location: Location; thres
     ["Altitude", location.altitude != null ? `${location.altitude.toLocaleString("en", { maximumFractionDigits: 1 })} m` : "Not reported"],
     ["Battery", location.battery != null ? <BatteryIndicator key="b" level={location.battery} threshold={threshold} /> : "Not reported"],
     ["Received", <time key="r" dateTime={location.receivedAt}>{exactTime(new Date(location.receivedAt))}</time>],
+    ["Source", <span key="s" data-testid="latest-source">{SOURCE_LABELS[location.source]}</span>],
   ];
   return (
     <dl className="mt-3 divide-y divide-slate-100 text-sm" data-testid="latest-details">
