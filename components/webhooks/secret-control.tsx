@@ -5,10 +5,10 @@ import { Badge, Button, cx, inputClass } from "@/components/ui";
 
 export type SecretChange = { mode: "keep" } | { mode: "replace"; value: string } | { mode: "remove" };
 
-/** 32 random bytes as hex, made in the browser: a good secret for users who have none at hand. */
+/** whsec_ + base64 of 32 random bytes, made in the browser: what Standard Webhooks libraries take with default options. */
 function generateSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `whsec_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
 }
 
 export function SecretControl({

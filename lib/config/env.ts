@@ -21,7 +21,8 @@ const EnvSchema = z.object({
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_BASE_URL: z.string().optional(),
   INNGEST_DEV: z.string().optional(),
-  APP_URL: z.string().url().default("http://localhost:3000"),
+  // Unset: http://localhost:$PORT (filled in below, so the default follows PORT).
+  APP_URL: z.string().url().optional(),
   AUTH_SECRET: z.string().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
@@ -52,7 +53,7 @@ const EnvSchema = z.object({
     .default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+export type Env = Omit<z.infer<typeof EnvSchema>, "APP_URL"> & { APP_URL: string };
 
 let cached: Env | undefined;
 
@@ -65,7 +66,7 @@ export function env(): Env {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${detail}`);
   }
-  cached = parsed.data;
+  cached = { ...parsed.data, APP_URL: parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT}` };
   return cached;
 }
 

@@ -25,9 +25,29 @@ export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
 }
 
-/** Parses a JSON body that must be an object; an empty body counts as {} when `emptyAsObject`. */
+/** `application/json` or a `+json` type (`application/merge-patch+json`), with any parameters (a charset). */
+export function isJsonMediaType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  return type === "application/json" || /^application\/[a-z0-9!#$&^_.-]+\+json$/.test(type);
+}
+
+const unsupportedMediaType = (contentType: string | null) =>
+  new ApiError(
+    "unsupported_media_type",
+    `Content-Type must be application/json, not ${contentType ? JSON.stringify(contentType.split(";", 1)[0]!.trim()) : "missing"}: the request body is JSON`,
+  );
+
+/**
+ * Parses a JSON body that must be an object; an empty body counts as {} when `emptyAsObject`. A body whose
+ * Content-Type is not JSON is refused (415) before it is read when its headers announce one, and after otherwise.
+ */
 export async function readJsonObject(req: Request, opts: { emptyAsObject?: boolean } = {}): Promise<Record<string, unknown>> {
+  const contentType = req.headers.get("content-type");
+  const announced = Number(req.headers.get("content-length")) > 0 || req.headers.has("transfer-encoding");
+  if (announced && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);
   const text = await readBodyText(req);
+  if (text.length > 0 && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);
   if (text.trim() === "") {
     if (opts.emptyAsObject) return {};
     throw new ApiError("invalid_request", "Request body is required: send a JSON object");

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   internal_error: 500,
 } as const;

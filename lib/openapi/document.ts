@@ -24,6 +24,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   method_not_allowed: "Method not allowed on this path",
   conflict: "Conflict with the current state of the object",
   payload_too_large: "Request body over 1 MiB",
+  unsupported_media_type: "The request has a body whose Content-Type is not application/json (a +json type or a charset parameter is fine)",
   rate_limit_exceeded: "More than the per-key limit of requests per rolling minute; see Retry-After",
   internal_error: "Server error (never a stack trace); retry later",
 };
@@ -35,6 +36,7 @@ const STATUS: Record<ErrorCode, `4${string}` | `5${string}`> = {
   method_not_allowed: "405",
   conflict: "409",
   payload_too_large: "413",
+  unsupported_media_type: "415",
   rate_limit_exceeded: "429",
   internal_error: "500",
 };
@@ -73,6 +75,7 @@ function op(o: Op): ZodOpenApiOperationObject {
   if (o.body) {
     errors.add("invalid_request");
     errors.add("payload_too_large");
+    errors.add("unsupported_media_type");
   }
   if (o.query) errors.add("invalid_request");
   const responses: ZodOpenApiResponsesObject = {

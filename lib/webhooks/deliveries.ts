@@ -3,7 +3,8 @@ import { env } from "@/lib/config/env";
 import { getDb, type Executor } from "@/lib/db/client";
 import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryRow } from "@/lib/db/schema";
 import { sendWebhook, type SendResult } from "./sender";
-import { signPayload } from "./signature";
+import { previousSecretsOf } from "./rotation";
+import { signPayload, standardSignatureHeader } from "./signature";
 
 export interface NewDelivery {
   accountId: string;
@@ -15,15 +16,19 @@ export interface NewDelivery {
   webhookId?: string | null;
   trackableId?: string | null;
   test?: boolean;
+  /** During a rotation's overlap: the target's previous secret (looked up from the geofence or endpoint when omitted). */
+  previous?: { secret: string; expiresAt: Date } | null;
 }
 
 /** Inserts delivery rows (status pending); the caller starts their deliver-webhook workflows in the same transaction. */
 export async function insertDeliveries(executor: Executor, rows: NewDelivery[]): Promise<WebhookDeliveryRow[]> {
   if (rows.length === 0) return [];
+  const previous = await previousSecretsOf(executor, rows.filter((r) => r.previous === undefined && r.secret !== null));
   return executor
     .insert(webhookDeliveries)
     .values(
       rows.map((r) => ({
+        ...previousColumns(r.previous === undefined ? previous(r) : r.previous, r.secret),
         accountId: r.accountId,
         event: r.event,
         url: r.url,
@@ -38,20 +43,40 @@ export async function insertDeliveries(executor: Executor, rows: NewDelivery[]):
     .returning();
 }
 
+function previousColumns(previous: { secret: string; expiresAt: Date } | null, secret: string | null) {
+  const useful = previous && secret !== null && previous.secret !== secret;
+  return { previousSecret: useful ? previous.secret : null, previousSecretExpiresAt: useful ? previous.expiresAt : null };
+}
+
 export function userAgent(): string {
   return `Fenceline-Webhooks/1.0 (+${env().APP_URL})`;
 }
 
-/** The exact request of an attempt: the same bytes and headers on every retry (the delivery id is the idempotency key). */
-export function deliveryRequest(delivery: Pick<WebhookDeliveryRow, "id" | "event" | "payload" | "secret">) {
+/**
+ * The request of an attempt: the same body on every retry, and the same ids (the delivery id is the idempotency key,
+ * as X-Service-Delivery and webhook-id). webhook-timestamp is this attempt's time, so its signature is made per attempt:
+ * by the secret and, during a rotation's overlap, by the previous secret too.
+ */
+export function deliveryRequest(
+  delivery: Pick<WebhookDeliveryRow, "id" | "event" | "payload" | "secret" | "previousSecret" | "previousSecretExpiresAt">,
+  now = new Date(),
+) {
   const body = JSON.stringify(delivery.payload);
+  const timestamp = Math.floor(now.getTime() / 1000);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     "User-Agent": userAgent(),
     "X-Service-Event": delivery.event,
     "X-Service-Delivery": delivery.id,
+    "webhook-id": delivery.id,
+    "webhook-timestamp": String(timestamp),
   };
-  if (delivery.secret) headers["X-Service-Signature"] = signPayload(body, delivery.secret);
+  if (delivery.secret) {
+    headers["X-Service-Signature"] = signPayload(body, delivery.secret);
+    const overlap = delivery.previousSecret && delivery.previousSecretExpiresAt && delivery.previousSecretExpiresAt > now;
+    const secrets = overlap ? [delivery.secret, delivery.previousSecret!] : [delivery.secret];
+    headers["webhook-signature"] = standardSignatureHeader(delivery.id, timestamp, body, secrets);
+  }
   return { body, headers };
 }
 

@@ -54,9 +54,19 @@ export const TestWebhookInput = z
   .meta({ id: "TestWebhookInput" });
 
 export const TestWebhookResult = z
-  .object({
-    success: z.boolean(),
-    message: z.string().meta({ example: "Test webhook sent for entry event" }),
-    deliveryId: Id.optional().meta({ description: "Present on success: look the attempt up in the delivery history" }),
-  })
+  .discriminatedUnion("success", [
+    z
+      .object({
+        success: z.literal(true),
+        message: z.string().meta({ example: "Test webhook sent for entry event" }),
+        deliveryId: Id.meta({ description: "The test delivery: look the attempt up in the delivery history" }),
+      })
+      .meta({ id: "TestWebhookSucceeded", description: "The receiver answered 2xx" }),
+    z
+      .object({
+        success: z.literal(false),
+        message: z.string().meta({ example: "Test webhook for entry event failed (HTTP 500). Check your endpoint configuration." }),
+      })
+      .meta({ id: "TestWebhookFailed", description: "The receiver did not answer 2xx (or could not be reached); the reason is in the message" }),
+  ])
   .meta({ id: "TestWebhookResult" });

@@ -5,7 +5,7 @@ import { pathId } from "@/lib/http/params";
 import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
 import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: withApiKey(
     async ({ req, ctx, params }) => {
       const geofenceId = pathId(params, "geofence_id", "Geofence");
