@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_DELAYS: csvOfMs.default([5000, 30000, 120000]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
+  // Consecutive failed deliveries before an account endpoint is switched off (0: never).
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).default(10),
   BATTERY_LOW_THRESHOLD: z.coerce.number().min(0).max(100).default(20),
   DEVICE_OFFLINE_AFTER_S: z.coerce.number().int().min(1).default(600),
   // Read by next.config.ts when the server starts: gzip responses in the app server (off when a proxy compresses).

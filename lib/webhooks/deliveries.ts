@@ -3,6 +3,8 @@ import { env } from "@/lib/config/env";
 import { getDb, type Executor } from "@/lib/db/client";
 import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryRow } from "@/lib/db/schema";
 import { sendWebhook, type SendResult } from "./sender";
+import { recordEndpointOutcome } from "./endpoint-health";
+import { isGone, retryDelayMs } from "./receiver-signals";
 import { previousSecretsOf } from "./rotation";
 import { signPayload, standardSignatureHeader } from "./signature";
 
@@ -81,17 +83,20 @@ export function deliveryRequest(
 }
 
 export type AttemptOutcome = "succeeded" | "retry" | "failed" | "gone";
+/** What the workflow needs of an attempt: its outcome and, for "retry", how long to wait (the receiver may ask for longer). */
+export type AttemptResult = { outcome: AttemptOutcome; retryInMs: number | null };
 
 /**
  * Attempt `number` of a delivery, sent at most once: the attempt row is claimed (inserted) before the request goes
  * out, so a workflow replayed after a crash finds it and does not send that number again. `final` is the last
  * attempt of the schedule: a failure then marks the delivery failed.
  */
-export async function attemptDelivery(deliveryId: string, number: number, opts: { final: boolean }): Promise<AttemptOutcome> {
+export async function attemptDelivery(deliveryId: string, number: number, opts: { final: boolean }): Promise<AttemptResult> {
   const db = await getDb();
   const config = env();
+  const scheduledMs = config.WEBHOOK_RETRY_DELAYS[number - 1] ?? 0;
   const failedOutcome = (): AttemptOutcome => (opts.final ? "failed" : "retry");
-  const retryAt = () => (opts.final ? null : new Date(Date.now() + (config.WEBHOOK_RETRY_DELAYS[number - 1] ?? 0)));
+  const retryAt = (delayMs = scheduledMs) => (opts.final ? null : new Date(Date.now() + delayMs));
 
   // One statement claims the attempt of a pending delivery (the insert) and, when it did, shows it on the delivery
   // and returns it (the update). Nothing returned: gone, no longer pending, or claimed before (sorted out below).
@@ -126,8 +131,8 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
     .returning();
   if (!delivery) {
     const [current] = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
-    if (!current) return "gone";
-    if (current.status !== "pending") return current.status;
+    if (!current) return { outcome: "gone", retryInMs: null };
+    if (current.status !== "pending") return { outcome: current.status, retryInMs: null };
     // This attempt was claimed by an earlier run of the workflow that did not finish it (the process died).
     const [previous] = await db
       .select()
@@ -135,13 +140,13 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
       .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)));
     if (previous?.completedAt) {
       const ok = previous.statusCode !== null && previous.statusCode >= 200 && previous.statusCode < 300;
-      return finishDelivery(deliveryId, number, ok ? "succeeded" : failedOutcome(), ok ? null : retryAt());
+      return withWait(await finishDelivery(deliveryId, number, ok ? "succeeded" : failedOutcome(), ok ? null : retryAt()), scheduledMs);
     }
     await db
       .update(webhookDeliveryAttempts)
       .set({ completedAt: new Date(), error: "Interrupted: the app stopped during this attempt; it is not sent again" })
       .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)));
-    return finishDelivery(deliveryId, number, failedOutcome(), retryAt());
+    return withWait(await finishDelivery(deliveryId, number, failedOutcome(), retryAt()), scheduledMs);
   }
 
   const { body, headers } = deliveryRequest(delivery);
@@ -152,8 +157,14 @@ export async function attemptDelivery(deliveryId: string, number: number, opts: 
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
   });
-  return finishDelivery(deliveryId, number, result.ok ? "succeeded" : failedOutcome(), result.ok ? null : retryAt(), result);
+  if (result.ok) return withWait(await finishDelivery(deliveryId, number, "succeeded", null, result), null);
+  // 410 Gone ends the delivery at once; a 429 or 503 with Retry-After waits at least that long (at most an hour).
+  if (isGone(result.statusCode)) return withWait(await finishDelivery(deliveryId, number, "failed", null, result), null);
+  const waitMs = retryDelayMs(scheduledMs, result.statusCode, result.retryAfter);
+  return withWait(await finishDelivery(deliveryId, number, failedOutcome(), retryAt(waitMs), result), waitMs);
 }
+
+const withWait = (outcome: AttemptOutcome, waitMs: number | null): AttemptResult => ({ outcome, retryInMs: outcome === "retry" ? waitMs : null });
 
 /** Sets the delivery's status after attempt `number` and, in the same statement, records the attempt's result. */
 async function finishDelivery(
@@ -166,8 +177,10 @@ async function finishDelivery(
   const db = await getDb();
   const status = outcome === "succeeded" ? "succeeded" : outcome === "failed" ? "failed" : "pending";
   const values = { status, attemptCount: number, nextAttemptAt: status === "pending" ? nextAttemptAt : null, updatedAt: new Date() } as const;
+  const ended = { webhookId: webhookDeliveries.webhookId, test: webhookDeliveries.test };
   if (!r) {
-    await db.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId));
+    const [d] = await db.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId)).returning(ended);
+    if (d?.webhookId && !d.test && status !== "pending") await recordEndpointOutcome(d.webhookId, status === "succeeded" ? "succeeded" : "failed");
     return outcome;
   }
   const recorded = db.$with("recorded").as(
@@ -177,6 +190,9 @@ async function finishDelivery(
       .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), eq(webhookDeliveryAttempts.number, number)))
       .returning({ number: webhookDeliveryAttempts.number }),
   );
-  await db.with(recorded).update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId));
+  const [d] = await db.with(recorded).update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, deliveryId)).returning(ended);
+  if (d?.webhookId && !d.test && status !== "pending") {
+    await recordEndpointOutcome(d.webhookId, status === "succeeded" ? "succeeded" : isGone(r.statusCode) ? "gone" : "failed");
+  }
   return outcome;
 }

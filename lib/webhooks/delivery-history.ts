@@ -12,7 +12,7 @@ import type { Delivery, DeliveryListQuery } from "./delivery-schemas";
 export function serializeDelivery(row: WebhookDeliveryRow, attempts: WebhookDeliveryAttemptRow[]): Delivery {
   return {
     id: row.id,
-    event: row.event,
+    event: row.event as Delivery["event"],
     status: row.status,
     test: row.test,
     geofenceId: row.geofenceId,

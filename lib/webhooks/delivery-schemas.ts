@@ -19,7 +19,7 @@ export const DeliveryAttempt = z
 export const Delivery = z
   .object({
     id: Id.meta({ description: "Delivery id, sent as X-Service-Delivery on every attempt" }),
-    event: z.string().meta({ example: "geofence.entry" }),
+    event: WebhookEventKind,
     status: z.enum(["pending", "succeeded", "failed"]).meta({ description: "pending while attempts remain" }),
     test: z.boolean().meta({ description: "Sent by POST /geofences/{id}/test-webhook" }),
     geofenceId: Id.nullable(),
@@ -53,8 +53,10 @@ export const TestWebhookInput = z
   })
   .meta({ id: "TestWebhookInput" });
 
+// An exclusive union (oneOf) without an OpenAPI discriminator: a discriminator must be a string property, and
+// generators would then type `success` as the string "true".
 export const TestWebhookResult = z
-  .discriminatedUnion("success", [
+  .xor([
     z
       .object({
         success: z.literal(true),

@@ -16,7 +16,7 @@ export const Webhook = z
     id: Id,
     url: z.string().meta({ example: "https://example.com/webhooks/fenceline" }),
     description: z.string(),
-    events: z.array(z.string()),
+    events: z.array(WebhookEventKind),
     enabled: z.boolean(),
     disabledAt: Timestamp.nullable().meta({
       description: "When the service switched the endpoint off (enabled false); null otherwise. PATCH {\"enabled\": true} clears it",

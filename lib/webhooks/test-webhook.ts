@@ -15,7 +15,7 @@ export type TestWebhookResult = { success: true; message: string; deliveryId: st
 /** One attempt, no retries, recorded as a test; the answer of test-webhook (the delivery id only on success). */
 async function sendTest(ctx: Ctx, delivery: Omit<NewDelivery, "accountId" | "test">, label: string): Promise<TestWebhookResult> {
   const [row] = await insertDeliveries(ctx.db, [{ ...delivery, accountId: ctx.account.id, test: true }]);
-  const outcome = await attemptDelivery(row!.id, 1, { final: true });
+  const { outcome } = await attemptDelivery(row!.id, 1, { final: true });
   if (outcome === "succeeded") return { success: true, message: `Test webhook sent for ${label} event`, deliveryId: row!.id };
   const [attempt] = await ctx.db.select().from(webhookDeliveryAttempts).where(eq(webhookDeliveryAttempts.deliveryId, row!.id)).limit(1);
   const reason = attempt?.error ?? "the endpoint did not answer with a 2xx status";

@@ -90,7 +90,7 @@ describe("OPTIONS and Allow", () => {
 
 describe("authentication challenge", () => {
   it("every 401 carries WWW-Authenticate: Bearer", async () => {
-    for (const headers of [{}, { Authorization: "Basic abc" }, { Authorization: "Bearer fl_unknown_0000000000000000000000" }]) {
+    for (const headers of [{} as Record<string, string>, { Authorization: "Basic abc" }, { Authorization: "Bearer fl_unknown_0000000000000000000000" }]) {
       const res = await request("GET", "/api/v1/trackables", { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
