@@ -12,14 +12,22 @@ export const SAMPLE_GEOFENCE = { id: "00000000-0000-4000-8000-000000000001", nam
 
 export type TestWebhookResult = { success: true; message: string; deliveryId: string } | { success: false; message: string };
 
-/** One attempt, no retries, recorded as a test; the answer of test-webhook (the delivery id only on success). */
-async function sendTest(ctx: Ctx, delivery: Omit<NewDelivery, "accountId" | "test">, label: string): Promise<TestWebhookResult> {
+/**
+ * One attempt, no retries, recorded as a test. `answer` is what the API answers (the delivery id only on success, as
+ * the contract says); `deliveryId` is the recorded delivery either way (the dashboard links a failure to it).
+ */
+async function sendTest(
+  ctx: Ctx,
+  delivery: Omit<NewDelivery, "accountId" | "test">,
+  label: string,
+): Promise<{ answer: TestWebhookResult; deliveryId: string }> {
   const [row] = await insertDeliveries(ctx.db, [{ ...delivery, accountId: ctx.account.id, test: true }]);
-  const { outcome } = await attemptDelivery(row!.id, 1, { final: true });
-  if (outcome === "succeeded") return { success: true, message: `Test webhook sent for ${label} event`, deliveryId: row!.id };
-  const [attempt] = await ctx.db.select().from(webhookDeliveryAttempts).where(eq(webhookDeliveryAttempts.deliveryId, row!.id)).limit(1);
+  const deliveryId = row!.id;
+  const { outcome } = await attemptDelivery(deliveryId, 1, { final: true });
+  if (outcome === "succeeded") return { answer: { success: true, message: `Test webhook sent for ${label} event`, deliveryId }, deliveryId };
+  const [attempt] = await ctx.db.select().from(webhookDeliveryAttempts).where(eq(webhookDeliveryAttempts.deliveryId, deliveryId)).limit(1);
   const reason = attempt?.error ?? "the endpoint did not answer with a 2xx status";
-  return { success: false, message: `Test webhook for ${label} event failed (${reason}). Check your endpoint configuration.` };
+  return { answer: { success: false, message: `Test webhook for ${label} event failed (${reason}). Check your endpoint configuration.` }, deliveryId };
 }
 
 /**

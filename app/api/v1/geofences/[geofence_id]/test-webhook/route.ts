@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     async ({ req, ctx, params }) => {
       const geofenceId = pathId(params, "geofence_id", "Geofence");
       const { eventType } = await parseBody(req, TestWebhookInput, { emptyAsObject: true });
-      return json(await sendTestWebhook({ ctx, geofenceId, eventType }));
+      return json((await sendTestWebhook({ ctx, geofenceId, eventType })).answer);
     },
     { requiredPlan: "enterprise" },
   ),

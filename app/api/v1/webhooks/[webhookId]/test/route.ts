@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     async ({ req, ctx, params }) => {
       const webhookId = pathId(params, "webhookId", "Webhook");
       const { event } = await parseBody(req, EndpointTestInput, { emptyAsObject: true });
-      return json(await sendEndpointTest({ ctx, webhookId, event }));
+      return json((await sendEndpointTest({ ctx, webhookId, event })).answer);
     },
     { requiredPlan: "enterprise" },
   ),
