@@ -194,7 +194,7 @@ test("a switched-off endpoint: banner, re-enable, send test, rotate, recover; Co
 
     // Recover: the delivery that got the 410 is sent again (the failed test is not).
     const seen = receiver.received.length;
-    await page.getByLabel("Recover failed deliveries since").fill(localInput(before));
+    await page.getByLabel("Recover failed deliveries since", { exact: true }).fill(localInput(before));
     await page.getByRole("button", { name: "Recover" }).click();
     await expect(page.getByText("1 failed delivery sent again.")).toBeVisible();
     const [again] = (await receiver.waitFor(seen + 1)).slice(seen);
