@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   // PGlite loads its wasm and extension bundles from its own package directory at run time.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
+  // No redirects under /api/v1 (api-contract v1.1): a trailing slash reaches the routes instead of a 308.
+  skipTrailingSlashRedirect: true,
   // gzip in the app server (read when the server starts, no rebuild needed). Behind a proxy that compresses, turn it
   // off with HTTP_COMPRESSION=false: gzipping every small API reply costs ~15–25 % of single-post ingest throughput.
   compress: env().HTTP_COMPRESSION,

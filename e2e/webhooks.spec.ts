@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { startReceiver } from "../tests/support/receiver";
+import { startReceiver, verifyStandard } from "../tests/support/receiver";
 import { createGeofenceViaApi, metresPerPixel, watchConsole } from "./events-support";
 import { apiClient, createApiKey } from "./support/api";
 import { shot } from "./support/screens";
@@ -143,3 +143,98 @@ test.describe("on a phone", () => {
     }
   });
 });
+
+test("a switched-off endpoint: banner, re-enable, send test, rotate, recover; Copy on a generated secret", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "endpoint tools"));
+  let status = 410;
+  const receiver = await startReceiver({ respond: () => ({ status }) });
+  try {
+    const before = new Date(Date.now() - 60_000);
+    const endpoint = (await api.post("/webhooks", { url: receiver.url, events: ["location.updated"], secret: "an-old-secret-123" })).body;
+    const van = (await api.post("/trackables", { name: "Van 9" })).body;
+    await api.post(`/trackables/${van.id}/locations`, { latitude: 1, longitude: 1 });
+    await expect.poll(async () => (await api.get(`/webhooks/${endpoint.id}`)).body.disabledReason).toBe("gone");
+
+    await page.goto("/webhooks");
+    await expect(page.getByTestId("webhook-row").filter({ hasText: receiver.url })).toContainText("Switched off: 410 Gone");
+    await page.goto(`/webhooks/${endpoint.id}`);
+    const banner = page.getByTestId("disabled-banner");
+    await expect(banner).toContainText("It answered 410 Gone");
+    await shot(page, "webhook-switched-off");
+
+    // A failed test links to its delivery.
+    status = 500;
+    await page.getByLabel("Event to send").selectOption("battery.low");
+    await page.getByRole("button", { name: "Send test" }).click();
+    await expect(page.getByText(/Test webhook for battery\.low event failed \(HTTP 500\)/)).toBeVisible();
+    await page.getByRole("link", { name: "View the failed delivery" }).click();
+    await expect(page.getByTestId("delivery-status")).toHaveText("Failed");
+    await page.goBack();
+
+    status = 200;
+    await page.getByRole("button", { name: "Re-enable" }).click();
+    await expect(banner).toHaveCount(0);
+    await expect.poll(async () => (await api.get(`/webhooks/${endpoint.id}`)).body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
+
+    // Rotate: the new secret is shown once, with Copy and when the old one stops working.
+    await page.getByLabel("How long the current secret keeps working").selectOption("86400");
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    const secret = (await page.getByTestId("new-secret").textContent())!;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await expect(page.getByRole("button", { name: "Copy new secret" })).toBeVisible();
+    await expect(page.getByTestId("previous-expiry")).toContainText("The previous secret stops working at");
+    await shot(page, "webhook-rotated");
+    await page.getByLabel("Event to send").selectOption("device.status_changed");
+    await page.getByRole("button", { name: "Send test" }).click();
+    await expect(page.getByText("Test webhook sent for device.status_changed event")).toBeVisible();
+    const test = receiver.received.at(-1)!;
+    expect(verifyStandard(test, secret)).toBe(true);
+    expect(verifyStandard(test, "an-old-secret-123")).toBe(true);
+
+    // Recover: the delivery that got the 410 is sent again (the failed test is not).
+    const seen = receiver.received.length;
+    await page.getByLabel("Recover failed deliveries since", { exact: true }).fill(localInput(before));
+    await page.getByRole("button", { name: "Recover" }).click();
+    await expect(page.getByText("1 failed delivery sent again.")).toBeVisible();
+    const [again] = (await receiver.waitFor(seen + 1)).slice(seen);
+    expect(again!.json).toMatchObject({ event: "location.updated", beacon: { id: van.id } });
+    await shot(page, "webhook-tools");
+
+    // Copy beside a generated secret.
+    await page.getByRole("button", { name: "Replace secret" }).click();
+    await page.getByRole("button", { name: "Generate" }).click();
+    await expect(page.getByLabel("New signing secret")).toHaveValue(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await expect(page.getByRole("button", { name: "Copy secret" })).toBeVisible();
+    errors.expectNone();
+  } finally {
+    await receiver.close();
+  }
+});
+
+test.describe("an endpoint's tools on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the switched-off banner and the tools fit a 390 px screen", async ({ page, request }) => {
+    const errors = watchConsole(page);
+    const api = apiClient(request, await createApiKey(page, "phone tools"));
+    const receiver = await startReceiver({ respond: () => ({ status: 410 }) });
+    try {
+      const endpoint = (await api.post("/webhooks", { url: receiver.url, events: ["location.updated"], secret: "an-old-secret-123" })).body;
+      const van = (await api.post("/trackables", { name: "Van 10" })).body;
+      await api.post(`/trackables/${van.id}/locations`, { latitude: 1, longitude: 1 });
+      await expect.poll(async () => (await api.get(`/webhooks/${endpoint.id}`)).body.enabled).toBe(false);
+      await page.goto(`/webhooks/${endpoint.id}`);
+      await expect(page.getByTestId("disabled-banner")).toBeVisible();
+      await page.getByRole("button", { name: "Rotate secret" }).tap();
+      await expect(page.getByTestId("new-secret")).toHaveText(/^whsec_/);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await shot(page, "phone-webhook-tools");
+      errors.expectNone();
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);

@@ -21,6 +21,8 @@ export interface OpenApiDoc {
   info: { title: string; version: string; description?: string };
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
+  /** OpenAPI 3.1 webhooks: what this service POSTs to your endpoints, keyed by event kind. */
+  webhooks?: Record<string, Record<string, Operation>>;
   components?: { schemas?: Components };
 }
 
@@ -81,14 +83,30 @@ function bodySchemas(schema: JsonSchema, components: Components): JsonSchema[] {
   return resolved.anyOf ?? resolved.oneOf ?? [schema];
 }
 
-function OperationSection({ path, method, op, components }: { path: string; method: string; op: Operation; components: Components }) {
+function OperationSection({
+  path,
+  method,
+  op,
+  components,
+  webhook = false,
+}: {
+  path: string;
+  method: string;
+  op: Operation;
+  components: Components;
+  webhook?: boolean;
+}) {
   const body = op.requestBody?.content?.["application/json"]?.schema;
   return (
     <section id={op.operationId} className="scroll-mt-6 border-t border-slate-200 py-8">
       <h3 className="text-lg font-semibold text-slate-900">{op.summary}</h3>
       <div className="mt-2 flex items-center gap-3">
         <MethodBadge method={method} />
-        <code className="font-mono text-sm text-slate-800">/api/v1{path}</code>
+        {webhook ? (
+          <code className="font-mono text-sm text-slate-800">{path} → your endpoint</code>
+        ) : (
+          <code className="font-mono text-sm text-slate-800">/api/v1{path}</code>
+        )}
       </div>
       {op.description ? (
         <p className="mt-3 max-w-3xl text-sm leading-6 text-slate-700">
@@ -148,9 +166,10 @@ function OperationSection({ path, method, op, components }: { path: string; meth
 /** The readable API reference, rendered on the server from the generated OpenAPI document. */
 export function ApiReference({ doc }: { doc: OpenApiDoc }) {
   const components = doc.components?.schemas ?? {};
-  const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ path, method, op })),
-  );
+  const operations = [
+    ...Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op, webhook: false }))),
+    ...Object.entries(doc.webhooks ?? {}).flatMap(([event, item]) => Object.entries(item).map(([method, op]) => ({ path: event, method, op, webhook: true }))),
+  ];
   const tags = doc.tags ?? [];
   return (
     <div className="mx-auto flex max-w-7xl gap-10 px-4 py-10 sm:px-6">

@@ -4,7 +4,15 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { createGeofenceAction, deleteGeofenceAction, sendTestWebhookAction, updateGeofenceAction } from "@/app/(dashboard)/geofences/actions";
+import {
+  createGeofenceAction,
+  deleteGeofenceAction,
+  recoverGeofenceAction,
+  rotateGeofenceSecretAction,
+  sendTestWebhookAction,
+  updateGeofenceAction,
+} from "@/app/(dashboard)/geofences/actions";
+import { Recover, RotateSecret } from "@/components/webhooks/endpoint-tools";
 import { Alert, Badge, Button, Card, EmptyState, Field, PageHeader, cx, inputClass } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { MapConfig } from "@/lib/config/map";
@@ -65,7 +73,7 @@ const metres = (r: number) => `${Math.round(r).toLocaleString("en-GB")} m`;
 const assignedLabel = (g: Geofence) =>
   g.trackableIds === null ? "All trackables" : `${g.trackableIds.length} trackable${g.trackableIds.length === 1 ? "" : "s"}`;
 
-type TestResult = { ok: true; message: string; deliveryId: string } | { ok: false; message: string };
+type TestResult = { ok: boolean; message: string; deliveryId?: string };
 
 export function GeofenceEditor({
   config,
@@ -235,9 +243,7 @@ export function GeofenceEditor({
     try {
       const result = await sendTestWebhookAction(saved.id, { eventType: testEvent });
       if (!result.ok) setTestResult({ ok: false, message: result.error });
-      else if (result.data.success && result.data.deliveryId)
-        setTestResult({ ok: true, message: result.data.message, deliveryId: result.data.deliveryId });
-      else setTestResult({ ok: false, message: result.data.message });
+      else setTestResult({ ok: result.data.answer.success, message: result.data.answer.message, deliveryId: result.data.deliveryId });
     } finally {
       setTestPending(false);
     }
@@ -449,6 +455,17 @@ export function GeofenceEditor({
                   onSend={sendTest}
                 />
               ) : null}
+              {saved && enterprise && saved.notificationType === "webhook" ? (
+                <div className="mt-5 grid gap-4" key={saved.id}>
+                  <RotateSecret idPrefix="gf" hasSecret={saved.webhookSecretSet} rotate={(input) => rotateGeofenceSecretAction(saved.id, input)} />
+                  <Recover
+                    idPrefix="gf"
+                    target="geofence's webhook"
+                    historyHref={`/deliveries?geofence=${saved.id}`}
+                    recover={(input) => recoverGeofenceAction(saved.id, input)}
+                  />
+                </div>
+              ) : null}
               {saved && enterprise ? (
                 <p className="mt-4 text-sm">
                   <Link className="font-medium text-indigo-700 hover:underline" href={`/deliveries?geofence=${saved.id}`}>
@@ -605,9 +622,15 @@ function TestWebhook({
       ) : result ? (
         <Alert>
           {result.message}{" "}
-          <Link className="font-medium underline" href={`/deliveries?geofence=${geofenceId}`}>
-            See this geofence’s deliveries
-          </Link>
+          {result.deliveryId ? (
+            <Link className="font-medium underline" href={`/deliveries/${result.deliveryId}`}>
+              View the failed delivery
+            </Link>
+          ) : (
+            <Link className="font-medium underline" href={`/deliveries?geofence=${geofenceId}`}>
+              See this geofence’s deliveries
+            </Link>
+          )}
         </Alert>
       ) : null}
     </section>

@@ -2,13 +2,14 @@
 // A write-only signing secret: the form only ever knows whether one is set. It can be set, replaced or removed, and
 // the new value is sent once with the form; the stored secret is never displayed.
 import { Badge, Button, cx, inputClass } from "@/components/ui";
+import { CopyButton } from "@/components/ui/copy-button";
 
 export type SecretChange = { mode: "keep" } | { mode: "replace"; value: string } | { mode: "remove" };
 
-/** 32 random bytes as hex, made in the browser: a good secret for users who have none at hand. */
+/** whsec_ + base64 of 32 random bytes, made in the browser: what Standard Webhooks libraries take with default options. */
 function generateSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `whsec_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
 }
 
 export function SecretControl({
@@ -66,6 +67,7 @@ export function SecretControl({
             <Button variant="secondary" size="sm" onClick={() => onChange({ mode: "replace", value: generateSecret() })}>
               Generate
             </Button>
+            {change.value ? <CopyButton value={change.value} label="Copy secret" /> : null}
             <Button variant="ghost" size="sm" onClick={() => onChange({ mode: "keep" })}>
               Cancel
             </Button>
@@ -85,8 +87,8 @@ export function SecretControl({
         </p>
       ) : (
         <p id={`${id}-hint`} className="text-xs text-slate-500">
-          When set, every delivery carries X-Service-Signature, the HMAC-SHA256 of the body. It is never shown again: copy it
-          before saving.
+          When set, every delivery carries webhook-signature (Standard Webhooks) and X-Service-Signature. It is never shown
+          again: copy it before saving.
         </p>
       )}
     </div>

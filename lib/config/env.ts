@@ -23,7 +23,8 @@ const EnvSchema = z.object({
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_BASE_URL: z.string().optional(),
   INNGEST_DEV: z.string().optional(),
-  APP_URL: z.string().url().default("http://localhost:3000"),
+  // Unset: http://localhost:$PORT (filled in below, so the default follows PORT).
+  APP_URL: z.string().url().optional(),
   AUTH_SECRET: z.string().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
@@ -45,6 +46,8 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_DELAYS: csvOfMs.default([5000, 30000, 120000]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
+  // Consecutive failed deliveries before an account endpoint is switched off (0: never).
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).default(10),
   BATTERY_LOW_THRESHOLD: z.coerce.number().min(0).max(100).default(20),
   DEVICE_OFFLINE_AFTER_S: z.coerce.number().int().min(1).default(600),
   // Read by next.config.ts when the server starts: gzip responses in the app server (off when a proxy compresses).
@@ -63,7 +66,7 @@ const EnvSchema = z.object({
     .default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+export type Env = Omit<z.infer<typeof EnvSchema>, "APP_URL"> & { APP_URL: string };
 
 let cached: Env | undefined;
 
@@ -76,7 +79,7 @@ export function env(): Env {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${detail}`);
   }
-  cached = parsed.data;
+  cached = { ...parsed.data, APP_URL: parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT}` };
   return cached;
 }
 

@@ -188,7 +188,13 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
     const { trackableIds, ...fields } = input;
     await exec(tx)
       .update(geofences)
-      .set({ ...fields, ...(trackableIds !== undefined && { allTrackables: trackableIds === null }), updatedAt: new Date() })
+      .set({
+        ...fields,
+        ...(trackableIds !== undefined && { allTrackables: trackableIds === null }),
+        // A secret set by PATCH replaces the current one at once (rotate-secret is the way with an overlap).
+        ...(fields.webhookSecret !== undefined && { previousWebhookSecret: null, previousWebhookSecretExpiresAt: null }),
+        updatedAt: new Date(),
+      })
       .where(ownedBy(tx, id));
     if (trackableIds !== undefined) await replaceAssignments(tx, id, trackableIds);
     return getGeofence({ ctx: tx, id });

@@ -32,13 +32,26 @@ export function mediaType(req: Request): string | null {
   return type ? type : null;
 }
 
-/** application/json or any `+json` type (a charset parameter is fine). */
+/** application/json or any `+json` type such as application/merge-patch+json (a charset parameter is fine). */
 export const isJsonMediaType = (type: string | null): boolean =>
-  type === "application/json" || (type !== null && /^application\/[\w.-]+\+json$/.test(type));
+  type === "application/json" || (type !== null && /^application\/[a-z0-9!#$&^_.-]+\+json$/.test(type));
 
-/** Parses a JSON body that must be an object; an empty body counts as {} when `emptyAsObject`. */
+const unsupportedMediaType = (type: string | null) =>
+  new ApiError(
+    "unsupported_media_type",
+    `Content-Type must be application/json, not ${type ? JSON.stringify(type) : "missing"}: the request body is JSON`,
+  );
+
+/**
+ * Parses a JSON body that must be an object; an empty body counts as {} when `emptyAsObject`. A body whose
+ * Content-Type is not JSON is refused (415) before it is read when its headers announce one, and after otherwise.
+ */
 export async function readJsonObject(req: Request, opts: { emptyAsObject?: boolean } = {}): Promise<Record<string, unknown>> {
+  const contentType = mediaType(req);
+  const announced = Number(req.headers.get("content-length")) > 0 || req.headers.has("transfer-encoding");
+  if (announced && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);
   const text = await readBodyText(req);
+  if (text.length > 0 && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);
   if (text.trim() === "") {
     if (opts.emptyAsObject) return {};
     throw new ApiError("invalid_request", "Request body is required: send a JSON object");

@@ -30,7 +30,10 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 export const noContent = (): Response => new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 
 export function errorResponse(code: ErrorCode, message: string, status: number, headers: Record<string, string> = {}) {
-  return json(errorBody(code, message), status, headers);
+  // RFC 6750: a 401 names the scheme the client must use (unless the endpoint chose another).
+  const challenge: Record<string, string> =
+    status === 401 && !Object.keys(headers).some((h) => h.toLowerCase() === "www-authenticate") ? { "WWW-Authenticate": 'Bearer realm="fenceline"' } : {};
+  return json(errorBody(code, message), status, { ...challenge, ...headers });
 }
 
 /** ApiError → its envelope; anything else → a generic 500 (the detail goes to the log, never to the client). */
@@ -109,14 +112,15 @@ export const planRequired = () =>
   new ApiError("plan_required", "Webhooks require the enterprise plan. Upgrade the account to use this feature.");
 
 /**
- * A route's exports: the given handlers, and a JSON 405 (with Allow) for every other method, so a wrong method never
- * gets Next.js's empty default.
+ * A route's exports: the given handlers, a JSON 405 (with Allow) for every other method, so a wrong method never
+ * gets Next.js's empty default, and OPTIONS: 204 with that same Allow (Next.js's own would list every export).
  */
-export function route(handlers: Partial<Record<Method, RouteHandler>>): Record<Method, RouteHandler> {
-  const allow = [...Object.keys(handlers), ...(handlers.GET ? ["HEAD"] : [])].join(", ");
+export function route(handlers: Partial<Record<Method, RouteHandler>>): Record<Method | "OPTIONS", RouteHandler> {
+  const allow = [...Object.keys(handlers), ...(handlers.GET ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const notAllowed: RouteHandler = async (req) =>
     errorResponse("method_not_allowed", `Method ${req.method} is not allowed here. Allowed: ${allow}`, 405, { Allow: allow });
-  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, RouteHandler>;
+  const options: RouteHandler = async () => new Response(null, { status: 204, headers: { Allow: allow, "Cache-Control": "no-store" } });
+  return { ...(Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, RouteHandler>), OPTIONS: options };
 }
 
 /** Unknown paths under /api/v1. */

@@ -9,7 +9,19 @@ import {
 import { ErrorBody, type ErrorCode } from "@/lib/http/errors";
 import { LocationHistoryQuery, LocationList, LocationPage, Location, PostLocationsInput } from "@/lib/locations/schemas";
 import { CreateGeofenceInput, Geofence, GeofenceListQuery, GeofencePage, UpdateGeofenceInput } from "@/lib/geofences/schemas";
-import { CreateWebhookInput, UpdateWebhookInput, Webhook, WebhookListQuery, WebhookPage } from "@/lib/webhooks/schemas";
+import { DeliveryHeaders, WEBHOOK_PAYLOADS } from "@/lib/webhooks/payload-schemas";
+import {
+  CreateWebhookInput,
+  EndpointTestInput,
+  RecoverInput,
+  RecoverResult,
+  RotatedSecret,
+  RotateSecretInput,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookListQuery,
+  WebhookPage,
+} from "@/lib/webhooks/schemas";
 import { Delivery, DeliveryListQuery, DeliveryPage, TestWebhookInput, TestWebhookResult } from "@/lib/webhooks/delivery-schemas";
 import { CreateShareLinkInput, ShareLink, ShareLinkListQuery, ShareLinkPage } from "@/lib/share-links/schemas";
 import { CreateDeviceTokenInput, CreatedDeviceToken, DeviceTokenListQuery, DeviceTokenPage } from "@/lib/devices/schemas";
@@ -25,7 +37,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   method_not_allowed: "Method not allowed on this path",
   conflict: "Conflict with the current state of the object",
   payload_too_large: "Request body over 1 MiB",
-  unsupported_media_type: "A request body in a content type this endpoint does not read",
+  unsupported_media_type: "The request has a body whose Content-Type is not application/json (a +json type or a charset parameter is fine)",
   rate_limit_exceeded:
     "More than the per-key limit of requests per rolling minute, or too many requests with invalid keys from this client address; see Retry-After",
   internal_error: "Server error (never a stack trace); retry later",
@@ -70,6 +82,8 @@ interface Op {
   ok: { status: "200" | "201" | "202" | "204"; schema?: z.ZodType; description: string };
   errors?: ErrorCode[];
   withBody?: boolean;
+  /** The body may be left out (every field has a default). */
+  optionalBody?: boolean;
 }
 
 function op(o: Op): ZodOpenApiOperationObject {
@@ -77,6 +91,7 @@ function op(o: Op): ZodOpenApiOperationObject {
   if (o.body) {
     errors.add("invalid_request");
     errors.add("payload_too_large");
+    errors.add("unsupported_media_type");
   }
   if (o.query) errors.add("invalid_request");
   const responses: ZodOpenApiResponsesObject = {
@@ -93,7 +108,7 @@ function op(o: Op): ZodOpenApiOperationObject {
     description: o.description,
     tags: [o.tag],
     requestParams: { ...(o.path ? { path: o.path } : {}), ...(o.query ? { query: o.query } : {}) },
-    ...(o.body ? { requestBody: { required: true, content: { "application/json": { schema: o.body } } } } : {}),
+    ...(o.body ? { requestBody: { required: !o.optionalBody, content: { "application/json": { schema: o.body } } } } : {}),
     responses,
   };
 }
@@ -110,6 +125,42 @@ const deliveryIdPath = z.object({ deliveryId: z.uuid().meta({ description: "The 
 const webhookIdPath = z.object({ webhookId: z.uuid().meta({ description: "The webhook endpoint's id" }) });
 const shareLinkIdPath = z.object({ shareLinkId: z.uuid().meta({ description: "The share link's id" }) });
 const ENTERPRISE = "Requires the enterprise plan (403 `plan_required` otherwise).";
+const ROTATE =
+  "The new secret (the one given, or `whsec_` + base64 of 32 random bytes) signs from now on; the current one keeps " +
+  "signing beside it for `expireCurrentIn` seconds (default one day): `webhook-signature` then carries both " +
+  "signatures, `X-Service-Signature` only the new one's. The secret is shown this once. " +
+  ENTERPRISE;
+const RECOVER =
+  "Every delivery to this target that ended `failed` and was created at or after `since` (tests excluded) is sent " +
+  "again, oldest first, as a new delivery with the same payload, to the target's current URL and secret.";
+
+const deliveryWebhook = (event: keyof typeof WEBHOOK_PAYLOADS, summary: string) => ({
+  post: {
+    operationId: `${event.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`,
+    summary,
+    description:
+      "Sent to the geofence's webhook (geofence.* only) and to every enabled account endpoint subscribed to the kind. " +
+      "Verify the signature over the raw body; answer 2xx to acknowledge; 429/503 with Retry-After delays the retry " +
+      "(at most an hour); 410 ends the delivery and switches an account endpoint off.",
+    tags: ["Webhook events"],
+    requestParams: { header: DeliveryHeaders },
+    requestBody: { required: true, content: { "application/json": { schema: WEBHOOK_PAYLOADS[event] } } },
+    responses: {
+      "2XX": { description: "Acknowledged: the delivery succeeded" },
+      "410": { description: "Gone: the delivery ends; an account endpoint is switched off" },
+      "429": { description: "Busy: retried no earlier than Retry-After (seconds or an HTTP date, at most an hour)" },
+      default: { description: "Any other answer, a time-out or a connection error: retried per WEBHOOK_RETRY_DELAYS" },
+    },
+  },
+});
+
+const webhooks = {
+  "geofence.entry": deliveryWebhook("geofence.entry", "A trackable entered a geofence"),
+  "geofence.exit": deliveryWebhook("geofence.exit", "A trackable left a geofence"),
+  "location.updated": deliveryWebhook("location.updated", "A trackable's newest location"),
+  "battery.low": deliveryWebhook("battery.low", "A trackable's battery fell below the threshold"),
+  "device.status_changed": deliveryWebhook("device.status_changed", "A trackable went online or offline"),
+} satisfies Record<keyof typeof WEBHOOK_PAYLOADS, unknown>;
 
 const paths: ZodOpenApiPathsObject = {
   "/trackables": {
@@ -292,7 +343,33 @@ const paths: ZodOpenApiPathsObject = {
         ENTERPRISE,
       path: geofenceIdPath,
       body: TestWebhookInput,
+      optionalBody: true,
       ok: { status: "200", schema: TestWebhookResult, description: "The outcome of the attempt" },
+      errors: ["not_found", "plan_required"],
+    }),
+  },
+  "/geofences/{geofence_id}/rotate-secret": {
+    post: op({
+      id: "rotateGeofenceSecret",
+      tag: "Geofences",
+      summary: "Rotate the webhook signing secret",
+      description: ROTATE,
+      path: geofenceIdPath,
+      body: RotateSecretInput,
+      optionalBody: true,
+      ok: { status: "200", schema: RotatedSecret, description: "The new secret, shown once" },
+      errors: ["not_found", "plan_required"],
+    }),
+  },
+  "/geofences/{geofence_id}/recover": {
+    post: op({
+      id: "recoverGeofenceDeliveries",
+      tag: "Webhook deliveries",
+      summary: "Recover failed deliveries of a geofence's webhook",
+      description: `${RECOVER} Only the geofence's own webhook (not the account endpoints that also received its events); 400 when it has no webhookUrl. ${ENTERPRISE}`,
+      path: geofenceIdPath,
+      body: RecoverInput,
+      ok: { status: "202", schema: RecoverResult, description: "How many deliveries were sent again" },
       errors: ["not_found", "plan_required"],
     }),
   },
@@ -320,6 +397,47 @@ const paths: ZodOpenApiPathsObject = {
     get: op({ id: "getWebhook", tag: "Webhooks", summary: "Retrieve a webhook endpoint", description: ENTERPRISE, path: webhookIdPath, ok: { status: "200", schema: Webhook, description: "The endpoint" }, errors: ["invalid_request", "not_found", "plan_required"] }),
     patch: op({ id: "updateWebhook", tag: "Webhooks", summary: "Update a webhook endpoint", description: `Only the fields sent change; \`secret: null\` stops signing. ${ENTERPRISE}`, path: webhookIdPath, body: UpdateWebhookInput, ok: { status: "200", schema: Webhook, description: "The updated endpoint" }, errors: ["not_found", "plan_required"] }),
     delete: op({ id: "deleteWebhook", tag: "Webhooks", summary: "Delete a webhook endpoint", description: `Its delivery history is kept. ${ENTERPRISE}`, path: webhookIdPath, ok: { status: "204", description: "Deleted" }, errors: ["invalid_request", "not_found", "plan_required"] }),
+  },
+  "/webhooks/{webhookId}/rotate-secret": {
+    post: op({
+      id: "rotateWebhookSecret",
+      tag: "Webhooks",
+      summary: "Rotate the signing secret",
+      description: ROTATE,
+      path: webhookIdPath,
+      body: RotateSecretInput,
+      optionalBody: true,
+      ok: { status: "200", schema: RotatedSecret, description: "The new secret, shown once" },
+      errors: ["not_found", "plan_required"],
+    }),
+  },
+  "/webhooks/{webhookId}/recover": {
+    post: op({
+      id: "recoverWebhookDeliveries",
+      tag: "Webhook deliveries",
+      summary: "Recover failed deliveries of an endpoint",
+      description: `${RECOVER} ${ENTERPRISE}`,
+      path: webhookIdPath,
+      body: RecoverInput,
+      ok: { status: "202", schema: RecoverResult, description: "How many deliveries were sent again" },
+      errors: ["not_found", "plan_required"],
+    }),
+  },
+  "/webhooks/{webhookId}/test": {
+    post: op({
+      id: "testWebhookEndpoint",
+      tag: "Webhook deliveries",
+      summary: "Send a test event to an endpoint",
+      description:
+        "One attempt of a sample `event` (default `location.updated`), no retries, recorded in the history as a test, " +
+        "whether or not the endpoint is enabled or subscribed to that kind. Same answers as test-webhook. " +
+        ENTERPRISE,
+      path: webhookIdPath,
+      body: EndpointTestInput,
+      optionalBody: true,
+      ok: { status: "200", schema: TestWebhookResult, description: "The outcome of the attempt" },
+      errors: ["not_found", "plan_required"],
+    }),
   },
   "/webhook-deliveries": {
     get: op({
@@ -425,10 +543,33 @@ coordinates WGS84 decimal degrees, distances in metres. Lists take \`limit\` and
 rejected. Errors are \`{"error": {"code", "message"}}\`.
 `.trim();
 
-let cached: ReturnType<typeof createDocument> | undefined;
+type Document = ReturnType<typeof createDocument>;
+let cached: Document | undefined;
+
+/**
+ * Request bodies get their schema inline rather than as a $ref to a component: generators (openapi-typescript with
+ * its default options) make a field that has a default required when they meet it in a component, and optional only
+ * inside a requestBody. A component that nothing else refers to is then dropped.
+ */
+function inlineRequestBodies(doc: Document): Document {
+  const schemas = doc.components?.schemas ?? {};
+  const inlined = new Set<string>();
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item ?? {})) {
+      const media = (operation as { requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } })?.requestBody?.content?.["application/json"];
+      const name = media?.schema?.$ref?.replace("#/components/schemas/", "");
+      if (!media || !name || !schemas[name]) continue;
+      media.schema = structuredClone(schemas[name]) as typeof media.schema;
+      inlined.add(name);
+    }
+  }
+  const text = JSON.stringify({ ...doc, components: { ...doc.components, schemas: Object.fromEntries(Object.entries(schemas).filter(([k]) => !inlined.has(k))) } });
+  for (const name of inlined) if (!text.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+  return doc;
+}
 
 export function openApiDocument(serverUrl = "/api/v1") {
-  cached ??= createDocument({
+  cached ??= inlineRequestBodies(createDocument({
     openapi: "3.1.0",
     info: { title: "Fenceline API", version: "1.0.0", description: DESCRIPTION },
     servers: [{ url: serverUrl }],
@@ -453,6 +594,7 @@ export function openApiDocument(serverUrl = "/api/v1") {
       { name: "Geofences", description: "Circular zones; a trackable entering or leaving one emits an event" },
       { name: "Webhooks", description: "Account-level endpoints for geofence.entry/exit, location.updated, battery.low and device.status_changed" },
       { name: "Webhook deliveries", description: "Signed POSTs of events to your endpoints, retried after 5 s, 30 s and 2 min" },
+      { name: "Webhook events", description: "What your endpoints receive: each event's payload and the headers of every attempt (Standard Webhooks and X-Service-*)" },
       {
         name: "Share links",
         description:
@@ -463,9 +605,10 @@ export function openApiDocument(serverUrl = "/api/v1") {
       },
     ],
     paths,
+    webhooks,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key: fl_…" } },
     },
-  });
+  }));
   return cached;
 }

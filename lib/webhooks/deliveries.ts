@@ -5,7 +5,10 @@ import { getDb, type Executor } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryRow } from "@/lib/db/schema";
 import { sendWebhook, type SendResult } from "./sender";
-import { signPayload } from "./signature";
+import { recordEndpointOutcome } from "./endpoint-health";
+import { isGone, retryDelayMs } from "./receiver-signals";
+import { previousSecretsOf } from "./rotation";
+import { signPayload, standardSignatureHeader } from "./signature";
 
 export interface NewDelivery {
   accountId: string;
@@ -17,16 +20,22 @@ export interface NewDelivery {
   webhookId?: string | null;
   trackableId?: string | null;
   test?: boolean;
+  /** During a rotation's overlap: the target's previous secret (looked up from the geofence or endpoint when omitted). */
+  previous?: { secret: string; expiresAt: Date } | null;
 }
 
 /**
  * Inserts delivery rows (status pending) and returns their ids, in order; the caller starts their deliver-webhook
  * workflows in the same transaction. Ids are made here, so nothing is read back (no RETURNING of the payloads), and
- * the rows go in statements of at most rowsPerInsert rows: any number of deliveries fits, in bounded memory.
+ * the rows go in statements of at most rowsPerInsert rows: any number of deliveries fits, in bounded memory. During a
+ * rotation's overlap each row keeps the target's previous secret, so attempts carry both signatures.
  */
 export async function insertDeliveries(executor: Executor, rows: readonly NewDelivery[]): Promise<Array<{ id: string }>> {
+  if (rows.length === 0) return [];
+  const previous = await previousSecretsOf(executor, rows.filter((r) => r.previous === undefined && r.secret !== null));
   const values = rows.map((r) => ({
     id: newId(),
+    ...previousColumns(r.previous === undefined ? previous(r) : r.previous, r.secret),
     accountId: r.accountId,
     event: r.event,
     url: r.url,
@@ -43,24 +52,46 @@ export async function insertDeliveries(executor: Executor, rows: readonly NewDel
   return values.map((v) => ({ id: v.id }));
 }
 
+function previousColumns(previous: { secret: string; expiresAt: Date } | null, secret: string | null) {
+  const useful = previous && secret !== null && previous.secret !== secret;
+  return { previousSecret: useful ? previous.secret : null, previousSecretExpiresAt: useful ? previous.expiresAt : null };
+}
+
 export function userAgent(): string {
   return `Fenceline-Webhooks/1.0 (+${env().APP_URL})`;
 }
 
-/** The exact request of an attempt: the same bytes and headers on every retry (the delivery id is the idempotency key). */
-export function deliveryRequest(delivery: Pick<WebhookDeliveryRow, "id" | "event" | "payload" | "secret">) {
+/**
+ * The request of an attempt: the same body on every retry, and the same ids (the delivery id is the idempotency key,
+ * as X-Service-Delivery and webhook-id). webhook-timestamp is this attempt's time, so its signature is made per attempt:
+ * by the secret and, during a rotation's overlap, by the previous secret too.
+ */
+export function deliveryRequest(
+  delivery: Pick<WebhookDeliveryRow, "id" | "event" | "payload" | "secret" | "previousSecret" | "previousSecretExpiresAt">,
+  now = new Date(),
+) {
   const body = JSON.stringify(delivery.payload);
+  const timestamp = Math.floor(now.getTime() / 1000);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     "User-Agent": userAgent(),
     "X-Service-Event": delivery.event,
     "X-Service-Delivery": delivery.id,
+    "webhook-id": delivery.id,
+    "webhook-timestamp": String(timestamp),
   };
-  if (delivery.secret) headers["X-Service-Signature"] = signPayload(body, delivery.secret);
+  if (delivery.secret) {
+    headers["X-Service-Signature"] = signPayload(body, delivery.secret);
+    const overlap = delivery.previousSecret && delivery.previousSecretExpiresAt && delivery.previousSecretExpiresAt > now;
+    const secrets = overlap ? [delivery.secret, delivery.previousSecret!] : [delivery.secret];
+    headers["webhook-signature"] = standardSignatureHeader(delivery.id, timestamp, body, secrets);
+  }
   return { body, headers };
 }
 
 export type AttemptOutcome = "succeeded" | "retry" | "failed" | "gone";
+/** What the workflow needs of an attempt: its outcome and, for "retry", how long to wait (the receiver may ask for longer). */
+export type AttemptResult = { outcome: AttemptOutcome; retryInMs: number | null };
 
 /** What the history says of an attempt cut short by a crash. */
 export const INTERRUPTED_ERROR =
@@ -77,9 +108,10 @@ export const INTERRUPTED_ERROR =
  *   delivery id. So crashes never use up the schedule, and a delivery ends `failed` only after `slot` attempts that
  *   were really answered (or timed out) without a 2xx.
  */
-export async function attemptDelivery(deliveryId: string, slot: number, opts: { final: boolean }): Promise<AttemptOutcome> {
+export async function attemptDelivery(deliveryId: string, slot: number, opts: { final: boolean }): Promise<AttemptResult> {
   const db = await getDb();
   const config = env();
+  const scheduledMs = config.WEBHOOK_RETRY_DELAYS[slot - 1] ?? 0;
 
   const [current] = await db
     .select({
@@ -90,10 +122,10 @@ export async function attemptDelivery(deliveryId: string, slot: number, opts: { 
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.id, deliveryId))
     .limit(1);
-  if (!current) return "gone";
-  if (current.status !== "pending") return current.status;
+  if (!current) return ended("gone");
+  if (current.status !== "pending") return ended(current.status);
   // Completed by an earlier run that died before its step result was saved: that attempt failed (else not pending).
-  if (current.attemptCount >= slot) return opts.final ? "failed" : "retry";
+  if (current.attemptCount >= slot) return opts.final ? ended("failed") : { outcome: "retry", retryInMs: scheduledMs };
 
   const now = new Date();
   if (current.cutShort) {
@@ -136,8 +168,8 @@ export async function attemptDelivery(deliveryId: string, slot: number, opts: { 
     .returning({ ...getTableColumns(webhookDeliveries), number: sql<number>`(select number from claim)`.mapWith(Number) });
   if (!delivery) {
     const [after] = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
-    if (!after) return "gone";
-    if (after.status !== "pending") return after.status;
+    if (!after) return ended("gone");
+    if (after.status !== "pending") return ended(after.status);
     // Another run of this workflow claimed the same number at the same instant (a lease taken over while it ran).
     throw new Error(`attempt of delivery ${deliveryId} claimed concurrently; retrying`);
   }
@@ -150,19 +182,42 @@ export async function attemptDelivery(deliveryId: string, slot: number, opts: { 
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
   });
-  const outcome: AttemptOutcome = result.ok ? "succeeded" : opts.final ? "failed" : "retry";
-  const nextAttemptAt = outcome === "retry" ? new Date(Date.now() + (config.WEBHOOK_RETRY_DELAYS[slot - 1] ?? 0)) : null;
-  await recordAttempt(deliveryId, delivery.number, slot, outcome, nextAttemptAt, result);
-  return outcome;
+  // A 2xx succeeds; 410 Gone ends the delivery at once; a 429 or 503 with Retry-After waits at least that long (at
+  // most an hour) before the next place of the schedule.
+  let outcome: AttemptOutcome;
+  let waitMs: number | null = null;
+  if (result.ok) outcome = "succeeded";
+  else if (isGone(result.statusCode) || opts.final) outcome = "failed";
+  else {
+    outcome = "retry";
+    waitMs = retryDelayMs(scheduledMs, result.statusCode, result.retryAfter);
+  }
+  const nextAttemptAt = waitMs === null ? null : new Date(Date.now() + waitMs);
+  const changed = await recordAttempt(deliveryId, delivery.number, slot, outcome, nextAttemptAt, result);
+  // An account endpoint's health counts deliveries that ended (not tests, not a status another run already set).
+  if (changed?.webhookId && !changed.test && outcome !== "retry") {
+    await recordEndpointOutcome(changed.webhookId, outcome === "succeeded" ? "succeeded" : isGone(result.statusCode) ? "gone" : "failed");
+  }
+  return { outcome, retryInMs: waitMs };
 }
 
+const ended = (outcome: AttemptOutcome): AttemptResult => ({ outcome, retryInMs: null });
+
 /**
- * Records what attempt `number` got and, in the same statement, the delivery's status after schedule place `slot`.
- * The answer is written even over an interrupted mark (a run that lost its lease but got its answer knows more than
- * the run that took over). A 2xx makes the delivery succeeded whatever it was: the receiver accepted it, so the
- * history must not say failed. A failure only moves a delivery that is still pending.
+ * Records what attempt `number` got and, in the same statement, the delivery's status after schedule place `slot`;
+ * returns the delivery's endpoint when its status was written. The answer is written even over an interrupted mark
+ * (a run that lost its lease but got its answer knows more than the run that took over). A 2xx makes the delivery
+ * succeeded whatever it was: the receiver accepted it, so the history must not say failed. A failure only moves a
+ * delivery that is still pending.
  */
-async function recordAttempt(deliveryId: string, number: number, slot: number, outcome: AttemptOutcome, nextAttemptAt: Date | null, r: SendResult): Promise<void> {
+async function recordAttempt(
+  deliveryId: string,
+  number: number,
+  slot: number,
+  outcome: AttemptOutcome,
+  nextAttemptAt: Date | null,
+  r: SendResult,
+): Promise<{ webhookId: string | null; test: boolean } | undefined> {
   const db = await getDb();
   const recorded = db.$with("recorded").as(
     db
@@ -172,7 +227,7 @@ async function recordAttempt(deliveryId: string, number: number, slot: number, o
       .returning({ number: webhookDeliveryAttempts.number }),
   );
   const succeeded = outcome === "succeeded";
-  await db
+  const [changed] = await db
     .with(recorded)
     .update(webhookDeliveries)
     .set({
@@ -186,5 +241,7 @@ async function recordAttempt(deliveryId: string, number: number, slot: number, o
         eq(webhookDeliveries.id, deliveryId),
         succeeded ? inArray(webhookDeliveries.status, ["pending", "failed"]) : eq(webhookDeliveries.status, "pending"),
       ),
-    );
+    )
+    .returning({ webhookId: webhookDeliveries.webhookId, test: webhookDeliveries.test });
+  return changed;
 }

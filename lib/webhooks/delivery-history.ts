@@ -1,18 +1,18 @@
-import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
 import { z } from "zod";
-import { exec, type Ctx } from "@/lib/context";
-import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryAttemptRow, type WebhookDeliveryRow } from "@/lib/db/schema";
-import { notFound } from "@/lib/http/errors";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
+import { geofences, webhookDeliveries, webhookDeliveryAttempts, webhooks, type WebhookDeliveryAttemptRow, type WebhookDeliveryRow } from "@/lib/db/schema";
+import { ApiError, notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
-import { enqueue, wakeRunner } from "@/lib/jobs/client";
+import { enqueue, enqueueMany, wakeRunner } from "@/lib/jobs/client";
 import { deliverWebhook } from "@/lib/jobs/workflows/deliver-webhook";
-import { insertDeliveries } from "./deliveries";
+import { insertDeliveries, type NewDelivery } from "./deliveries";
 import type { Delivery, DeliveryListQuery } from "./delivery-schemas";
 
 export function serializeDelivery(row: WebhookDeliveryRow, attempts: WebhookDeliveryAttemptRow[]): Delivery {
   return {
     id: row.id,
-    event: row.event,
+    event: row.event as Delivery["event"],
     status: row.status,
     test: row.test,
     geofenceId: row.geofenceId,
@@ -105,4 +105,73 @@ export async function redeliver({ ctx, id }: { ctx: Ctx; id: string }): Promise<
   });
   wakeRunner();
   return serializeDelivery(created, []);
+}
+
+/** Where recover sends: the target as it is configured now (its URL may have been fixed after the outage). */
+async function recoveryTarget(ctx: Ctx, target: { webhookId: string } | { geofenceId: string }) {
+  if ("webhookId" in target) {
+    const [w] = await exec(ctx)
+      .select({ url: webhooks.url, secret: webhooks.secret })
+      .from(webhooks)
+      .where(and(eq(webhooks.id, target.webhookId), eq(webhooks.accountId, ctx.account.id)))
+      .limit(1);
+    if (!w) throw notFound("Webhook", target.webhookId);
+    return { ...w, filter: eq(webhookDeliveries.webhookId, target.webhookId) };
+  }
+  const [g] = await exec(ctx)
+    .select({ url: geofences.webhookUrl, secret: geofences.webhookSecret })
+    .from(geofences)
+    .where(and(eq(geofences.id, target.geofenceId), eq(geofences.accountId, ctx.account.id)))
+    .limit(1);
+  if (!g) throw notFound("Geofence", target.geofenceId);
+  if (!g.url) throw new ApiError("invalid_request", "This geofence has no webhookUrl to send the failed deliveries to");
+  // The geofence's own webhook: not the account endpoints that also received its events.
+  return { url: g.url, secret: g.secret, filter: and(eq(webhookDeliveries.geofenceId, target.geofenceId), isNull(webhookDeliveries.webhookId)) };
+}
+
+const RECOVER_CHUNK = 1000;
+
+/**
+ * POST /webhooks/{id}/recover and /geofences/{id}/recover: every delivery to the target that ended `failed` and was
+ * created at or after `since` (tests excluded) is sent again, oldest first, as a new delivery with the same payload,
+ * to the target's current URL and secret. Returns how many.
+ */
+export async function recoverFailed({ ctx, target, since }: { ctx: Ctx; target: { webhookId: string } | { geofenceId: string }; since: Date }) {
+  const to = await recoveryTarget(ctx, target);
+  const failed = await exec(ctx)
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.accountId, ctx.account.id),
+        to.filter,
+        eq(webhookDeliveries.status, "failed"),
+        eq(webhookDeliveries.test, false),
+        gte(webhookDeliveries.createdAt, since),
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.id));
+  if (failed.length === 0) return { redelivered: 0 };
+  await withTransaction(ctx, async ({ tx }) => {
+    for (let i = 0; i < failed.length; i += RECOVER_CHUNK) {
+      const rows: NewDelivery[] = failed.slice(i, i + RECOVER_CHUNK).map((d) => ({
+        accountId: ctx.account.id,
+        event: d.event,
+        url: to.url,
+        secret: to.secret,
+        payload: d.payload,
+        geofenceId: d.geofenceId,
+        webhookId: d.webhookId,
+        trackableId: d.trackableId,
+      }));
+      const created = await insertDeliveries(tx, rows);
+      await enqueueMany(
+        deliverWebhook,
+        created.map((d) => ({ payload: { deliveryId: d.id }, eventId: `deliver-${d.id}` })),
+        { executor: tx },
+      );
+    }
+  });
+  wakeRunner();
+  return { redelivered: failed.length };
 }

@@ -23,9 +23,9 @@ export const DeliveryAttempt = z
 export const Delivery = z
   .object({
     id: Id.meta({ description: "Delivery id, sent as X-Service-Delivery on every attempt" }),
-    event: z.string().meta({ example: "geofence.entry" }),
+    event: WebhookEventKind,
     status: z.enum(["pending", "succeeded", "failed"]).meta({
-      description: "pending while attempts remain; failed only after every attempt of the schedule was answered without a 2xx (or timed out); succeeded as soon as one got a 2xx",
+      description: "pending while attempts remain; failed once the schedule is used up without a 2xx (or at once on a 410 Gone); succeeded as soon as one attempt got a 2xx",
     }),
     test: z.boolean().meta({ description: "Sent by POST /geofences/{id}/test-webhook" }),
     geofenceId: Id.nullable(),
@@ -59,10 +59,22 @@ export const TestWebhookInput = z
   })
   .meta({ id: "TestWebhookInput" });
 
+// An exclusive union (oneOf) without an OpenAPI discriminator: a discriminator must be a string property, and
+// generators would then type `success` as the string "true".
 export const TestWebhookResult = z
-  .object({
-    success: z.boolean(),
-    message: z.string().meta({ example: "Test webhook sent for entry event" }),
-    deliveryId: Id.optional().meta({ description: "Present on success: look the attempt up in the delivery history" }),
-  })
+  .xor([
+    z
+      .object({
+        success: z.literal(true),
+        message: z.string().meta({ example: "Test webhook sent for entry event" }),
+        deliveryId: Id.meta({ description: "The test delivery: look the attempt up in the delivery history" }),
+      })
+      .meta({ id: "TestWebhookSucceeded", description: "The receiver answered 2xx" }),
+    z
+      .object({
+        success: z.literal(false),
+        message: z.string().meta({ example: "Test webhook for entry event failed (HTTP 500). Check your endpoint configuration." }),
+      })
+      .meta({ id: "TestWebhookFailed", description: "The receiver did not answer 2xx (or could not be reached); the reason is in the message" }),
+  ])
   .meta({ id: "TestWebhookResult" });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { WebhookSecret, WebhookUrl } from "@/lib/geofences/schemas";
 import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
-import { Id, Timestamp } from "@/lib/schemas/common";
+import { Id, Timestamp, TimestampInput } from "@/lib/schemas/common";
 import { WebhookEventKind } from "./delivery-schemas";
 
 const Events = z
@@ -16,8 +16,15 @@ export const Webhook = z
     id: Id,
     url: z.string().meta({ example: "https://example.com/webhooks/fenceline" }),
     description: z.string(),
-    events: z.array(z.string()),
+    events: z.array(WebhookEventKind),
     enabled: z.boolean(),
+    disabledAt: Timestamp.nullable().meta({
+      description: "When the service switched the endpoint off (enabled false); null otherwise. PATCH {\"enabled\": true} clears it",
+    }),
+    disabledReason: z
+      .enum(["failing", "gone"])
+      .nullable()
+      .meta({ description: "Why: `failing` after WEBHOOK_DISABLE_AFTER_FAILURES failed deliveries in a row, `gone` after a 410 answer" }),
     secretSet: z.boolean().meta({ description: "Whether deliveries are signed (the secret itself is never returned)" }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -49,3 +56,44 @@ export type UpdateWebhookInput = z.infer<typeof UpdateWebhookInput>;
 
 export const WebhookListQuery = z.object({ limit: limitParam(100, 20), cursor: cursorParam });
 export const WebhookPage = pageOf(Webhook, "WebhookPage");
+
+export const RotateSecretInput = z
+  .strictObject({
+    secret: WebhookSecret.optional().meta({
+      description: "The new secret (8–256 characters). Omitted: the service generates one, whsec_ + base64 of 32 random bytes",
+    }),
+    expireCurrentIn: z
+      .number()
+      .int("must be a whole number of seconds")
+      .min(0, "must be 0–604800 seconds")
+      .max(604_800, "must be 0–604800 seconds")
+      .default(86_400)
+      .meta({ description: "Seconds the current secret keeps signing beside the new one (0: it stops at once). Default 86400 (one day)" }),
+  })
+  .meta({ id: "RotateSecretInput" });
+export type RotateSecretInput = z.infer<typeof RotateSecretInput>;
+
+export const RotatedSecret = z
+  .object({
+    secret: z.string().meta({ description: "The new secret, shown this once", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+    previousSecretExpiresAt: Timestamp.nullable().meta({
+      description: "Until then webhook-signature also carries the previous secret's signature; null when there was no previous secret or it stopped at once",
+    }),
+  })
+  .meta({ id: "RotatedSecret" });
+
+export const RecoverInput = z
+  .strictObject({
+    since: TimestampInput.meta({ description: "Every delivery to this target that ended failed since this time (created at or after it) is sent again" }),
+  })
+  .meta({ id: "RecoverInput" });
+
+export const RecoverResult = z
+  .object({ redelivered: z.number().int().meta({ description: "How many failed deliveries were sent again as new deliveries", example: 3 }) })
+  .meta({ id: "RecoverResult" });
+
+export const EndpointTestInput = z
+  .strictObject({
+    event: WebhookEventKind.default("location.updated").meta({ description: "The event to simulate, with a sample payload (default location.updated)" }),
+  })
+  .meta({ id: "EndpointTestInput" });

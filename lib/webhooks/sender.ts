@@ -26,6 +26,8 @@ export interface SendResult {
   durationMs: number;
   /** True when the target was refused before any connection was made. */
   refused: boolean;
+  /** The receiver's Retry-After header, as sent (read on 429 and 503). */
+  retryAfter: string | null;
 }
 
 const defaultResolve = (hostname: string) => dns.lookup(hostname, { all: true, verbatim: true });
@@ -59,10 +61,11 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
  */
 export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   const started = performance.now();
-  const done = (r: Omit<SendResult, "durationMs" | "ok" | "refused"> & { refused?: boolean }): SendResult => ({
+  const done = (r: Omit<SendResult, "durationMs" | "ok" | "refused" | "retryAfter"> & { refused?: boolean; retryAfter?: string | null }): SendResult => ({
     ...r,
     ok: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300,
     refused: r.refused ?? false,
+    retryAfter: r.retryAfter ?? null,
     durationMs: Math.round(performance.now() - started),
   });
   const refuse = (error: string) => done({ statusCode: null, responseBody: null, error: `Refused: ${error}`, refused: true });
@@ -125,6 +128,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
             resolve(
               done({
                 statusCode: res.statusCode ?? null,
+                retryAfter: typeof res.headers["retry-after"] === "string" ? res.headers["retry-after"] : null,
                 responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8"),
                 error:
                   res.statusCode && res.statusCode >= 300 && res.statusCode < 400

@@ -13,6 +13,8 @@ export function serializeWebhook(row: WebhookRow): Webhook {
     description: row.description,
     events: row.events,
     enabled: row.enabled,
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+    disabledReason: row.disabledReason,
     secretSet: row.secret !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -52,7 +54,14 @@ export async function getWebhook({ ctx, id }: { ctx: Ctx; id: string }): Promise
 export async function updateWebhook({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateWebhookInput }): Promise<Webhook> {
   const [row] = await exec(ctx)
     .update(webhooks)
-    .set({ ...input, updatedAt: new Date() })
+    .set({
+      ...input,
+      // A secret set by PATCH replaces the current one at once (rotate-secret is the way with an overlap).
+      ...(input.secret !== undefined && { previousSecret: null, previousSecretExpiresAt: null }),
+      // Switching an endpoint on clears why the service switched it off, and its run of failures.
+      ...(input.enabled === true && { disabledAt: null, disabledReason: null, consecutiveFailures: 0 }),
+      updatedAt: new Date(),
+    })
     .where(scoped(ctx, id))
     .returning();
   if (!row) throw notFound("Webhook", id);

@@ -63,8 +63,33 @@ describe("OpenAPI document", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     const doc = (await request("GET", "/api/v1/openapi.json")).body;
-    for (const item of Object.values<Record<string, any>>(doc.paths)) {
+    for (const item of [...Object.values<Record<string, any>>(doc.paths), ...Object.values<Record<string, any>>(doc.webhooks)]) {
       for (const op of Object.values<any>(item)) expect(html).toContain(`id="${op.operationId}"`);
     }
+  });
+
+  it("has a webhooks section: every event kind with its payload schema and the headers of a delivery", async () => {
+    const doc = (await request("GET", "/api/v1/openapi.json")).body;
+    const { WEBHOOK_EVENTS } = await import("@/lib/db/schema/webhooks");
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+    for (const [event, item] of Object.entries<any>(doc.webhooks)) {
+      const headers = item.post.parameters.filter((p: any) => p.in === "header").map((p: any) => p.name);
+      expect(headers, event).toEqual(expect.arrayContaining(["webhook-id", "webhook-timestamp", "webhook-signature", "X-Service-Event", "X-Service-Delivery", "X-Service-Signature"]));
+      const ref = item.post.requestBody.content["application/json"].schema.$ref as string;
+      const payload = doc.components.schemas[ref.replace("#/components/schemas/", "")];
+      expect(payload.properties.event.const, event).toBe(event);
+      expect(payload.required, event).toEqual(expect.arrayContaining(["event", "occurred_at", "beacon"]));
+    }
+  });
+
+  it("test-webhook's two answers are a oneOf; request fields with defaults are optional; response enums are enums", async () => {
+    const doc = (await request("GET", "/api/v1/openapi.json")).body;
+    const answer = doc.paths["/geofences/{geofence_id}/test-webhook"].post.responses["200"].content["application/json"].schema;
+    expect(doc.components.schemas[answer.$ref.replace("#/components/schemas/", "")].oneOf).toHaveLength(2);
+    const create = doc.paths["/webhooks"].post.requestBody.content["application/json"].schema;
+    expect(create.required).toEqual(["url", "events"]);
+    expect(create.properties.enabled.default).toBe(true);
+    expect(doc.components.schemas.Webhook.properties.disabledReason.anyOf ?? doc.components.schemas.Webhook.properties.disabledReason.enum).toBeTruthy();
+    expect(JSON.stringify(doc.components.schemas.Delivery.properties.event)).toContain("geofence.entry");
   });
 });

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
 import { verifySignature } from "@/lib/webhooks/signature";
 
 export interface Received {
@@ -9,16 +10,35 @@ export interface Received {
   json: Record<string, any>;
   headers: http.IncomingHttpHeaders;
   signatureValid: boolean | null;
+  /** webhook-signature checked by the standardwebhooks library (with webhook-id and webhook-timestamp), or null without a secret. */
+  standardValid: boolean | null;
   at: number;
   /** Set once the answer was written; false when the sender hung up first (the receiver then does not act on it). */
   answered: boolean;
+}
+
+/**
+ * What a receiver does with the standardwebhooks library: default options for a whsec_<base64> secret, the raw-key
+ * option (the secret's UTF-8 bytes) for any other. True when the library accepts the request.
+ */
+export function verifyStandard(r: Pick<Received, "body" | "headers">, secret: string): boolean {
+  const base64 = /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret) && secret.length % 4 === 2;
+  const wh = base64 ? new Webhook(secret) : new Webhook(Buffer.from(secret, "utf8"), { format: "raw" });
+  const headers = Object.fromEntries(Object.entries(r.headers).filter((e): e is [string, string] => typeof e[1] === "string"));
+  try {
+    wh.verify(r.body, headers);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export type Responder = (req: Received, n: number) => { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
 
 /**
  * A real webhook receiver on 127.0.0.1: records every request, checks X-Service-Signature against the secret the
- * way a customer's server would (HMAC over the raw body, constant-time compare), and answers as told.
+ * way a customer's server would (HMAC over the raw body, constant-time compare), checks webhook-signature with the
+ * standardwebhooks library, and answers as told.
  */
 export async function startReceiver(opts: { secret?: string | null; respond?: Responder } = {}) {
   const received: Received[] = [];
@@ -37,6 +57,7 @@ export async function startReceiver(opts: { secret?: string | null; respond?: Re
         json: JSON.parse(body || "null"),
         headers: req.headers,
         signatureValid: opts.secret ? typeof signature === "string" && verifySignature(body, opts.secret, signature) : null,
+        standardValid: opts.secret ? verifyStandard({ body, headers: req.headers }, opts.secret) : null,
         at: Date.now(),
         answered: false,
       };

@@ -4,7 +4,10 @@ import { dashboardAction } from "@/lib/dashboard/action";
 import { assertEnterprise } from "@/lib/dashboard/plan";
 import { createGeofence, deleteGeofence, updateGeofence } from "@/lib/geofences/geofences";
 import { CreateGeofenceInput, UpdateGeofenceInput } from "@/lib/geofences/schemas";
+import { recoverFailed } from "@/lib/webhooks/delivery-history";
 import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
+import { rotateGeofenceSecret } from "@/lib/webhooks/rotation";
+import { RecoverInput, RotateSecretInput } from "@/lib/webhooks/schemas";
 import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
 
 // The geofence editor's writes: the same schemas and verbs as POST/PATCH/DELETE /api/v1/geofences. No revalidation:
@@ -32,5 +35,23 @@ export async function sendTestWebhookAction(id: string, input: { eventType: "ent
   return dashboardAction(TestWebhookInput, input, async ({ input, session }) => {
     assertEnterprise(session.ctx);
     return sendTestWebhook({ ctx: session.ctx, geofenceId: id, eventType: input.eventType });
+  });
+}
+
+/** A new secret for the geofence's webhook, shown once by the editor; the current one keeps signing for the overlap. */
+export async function rotateGeofenceSecretAction(id: string, input: unknown) {
+  if (!Id.safeParse(id).success) return invalidId;
+  return dashboardAction(RotateSecretInput, input, ({ input, session }) => {
+    assertEnterprise(session.ctx);
+    return rotateGeofenceSecret({ ctx: session.ctx, id, input });
+  });
+}
+
+/** Sends again every failed delivery of the geofence's own webhook since a time. */
+export async function recoverGeofenceAction(id: string, input: unknown) {
+  if (!Id.safeParse(id).success) return invalidId;
+  return dashboardAction(RecoverInput, input, ({ input, session }) => {
+    assertEnterprise(session.ctx);
+    return recoverFailed({ ctx: session.ctx, target: { geofenceId: id }, since: input.since });
   });
 }

@@ -3,7 +3,10 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { dashboardAction } from "@/lib/dashboard/action";
 import { assertEnterprise } from "@/lib/dashboard/plan";
-import { CreateWebhookInput, UpdateWebhookInput } from "@/lib/webhooks/schemas";
+import { recoverFailed } from "@/lib/webhooks/delivery-history";
+import { rotateWebhookSecret } from "@/lib/webhooks/rotation";
+import { CreateWebhookInput, EndpointTestInput, RecoverInput, RotateSecretInput, UpdateWebhookInput } from "@/lib/webhooks/schemas";
+import { sendEndpointTest } from "@/lib/webhooks/test-webhook";
 import { createWebhook, deleteWebhook, updateWebhook } from "@/lib/webhooks/webhooks";
 
 // Account webhook endpoints: the same schemas and verbs as /api/v1/webhooks, enterprise only like the API.
@@ -37,4 +40,32 @@ export async function deleteWebhookAction(id: string) {
   });
   if (result.ok) revalidatePath("/webhooks");
   return result;
+}
+
+/** One sample delivery to the endpoint (no retries); the answer carries the recorded delivery either way. */
+export async function sendEndpointTestAction(id: string, input: unknown) {
+  if (!Id.safeParse(id).success) return invalidId;
+  return dashboardAction(EndpointTestInput, input, ({ input, session }) => {
+    assertEnterprise(session.ctx);
+    return sendEndpointTest({ ctx: session.ctx, webhookId: id, event: input.event });
+  });
+}
+
+/** A new secret, shown once by the page; the current one keeps signing until `previousSecretExpiresAt`. */
+export async function rotateWebhookSecretAction(id: string, input: unknown) {
+  if (!Id.safeParse(id).success) return invalidId;
+  // No revalidation: the page keeps showing the new secret until the user leaves it.
+  return dashboardAction(RotateSecretInput, input, ({ input, session }) => {
+    assertEnterprise(session.ctx);
+    return rotateWebhookSecret({ ctx: session.ctx, id, input });
+  });
+}
+
+/** Sends again every failed delivery to the endpoint since a time. */
+export async function recoverWebhookAction(id: string, input: unknown) {
+  if (!Id.safeParse(id).success) return invalidId;
+  return dashboardAction(RecoverInput, input, ({ input, session }) => {
+    assertEnterprise(session.ctx);
+    return recoverFailed({ ctx: session.ctx, target: { webhookId: id }, since: input.since });
+  });
 }

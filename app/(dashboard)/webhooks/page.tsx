@@ -62,6 +62,11 @@ export default async function WebhooksPage() {
                   <td className="px-4 py-3">{w.secretSet ? <Badge color="green">Signed</Badge> : <Badge>Unsigned</Badge>}</td>
                   <td className="px-4 py-3 whitespace-nowrap">
                     <EnabledToggle id={w.id} enabled={w.enabled} label={`Enabled: ${w.url}`} />
+                    {w.disabledReason ? (
+                      <span className="mt-1 block">
+                        <Badge color="yellow">{w.disabledReason === "gone" ? "Switched off: 410 Gone" : "Switched off: failing"}</Badge>
+                      </span>
+                    ) : null}
                   </td>
                   <td className="px-4 py-3 whitespace-nowrap text-slate-600">
                     <Time value={w.createdAt} />

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt, id, updatedAt } from "./columns";
+import { createdAt, id, ts, updatedAt } from "./columns";
 
 export const geofences = pgTable(
   "geofences",
@@ -16,6 +16,9 @@ export const geofences = pgTable(
     webhookUrl: text("webhook_url"),
     // Needed in clear to sign deliveries; never returned by the API (write-only).
     webhookSecret: text("webhook_secret"),
+    // After a rotation, deliveries are also signed by the previous secret until it expires (webhook-signature).
+    previousWebhookSecret: text("previous_webhook_secret"),
+    previousWebhookSecretExpiresAt: ts("previous_webhook_secret_expires_at"),
     // true: every trackable of the account is evaluated; false: only those in geofence_trackables.
     allTrackables: boolean("all_trackables").notNull().default(true),
     createdAt: createdAt(),

@@ -21,6 +21,9 @@ export const webhookDeliveries = pgTable(
     // Target and signing secret as they were when the event happened: retries go where the first attempt went.
     url: text("url").notNull(),
     secret: text("secret"),
+    // The target's previous secret during a rotation's overlap: attempts before it expires carry its signature too.
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: ts("previous_secret_expires_at"),
     // json, not jsonb: it keeps the payload's key order, so every attempt sends (and signs) the same bytes.
     payload: json("payload").$type<Record<string, unknown>>().notNull(),
     // Places of the retry schedule used up by completed attempts (interrupted ones do not count).

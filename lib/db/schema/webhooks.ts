@@ -1,6 +1,6 @@
-import { boolean, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt, id, updatedAt } from "./columns";
+import { createdAt, id, ts, updatedAt } from "./columns";
 
 export const WEBHOOK_EVENTS = ["geofence.entry", "geofence.exit", "location.updated", "battery.low", "device.status_changed"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -17,6 +17,14 @@ export const webhooks = pgTable(
     enabled: boolean("enabled").notNull().default(true),
     // Needed in clear to sign deliveries; never returned by the API.
     secret: text("secret"),
+    // After a rotation, deliveries are also signed by the previous secret until it expires (webhook-signature).
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    // Switched off by the service (enabled = false): after too many failed deliveries in a row, or a 410 Gone.
+    disabledAt: ts("disabled_at"),
+    disabledReason: text("disabled_reason", { enum: ["failing", "gone"] }),
+    // Deliveries that ended failed since the last one that succeeded (tests not counted).
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

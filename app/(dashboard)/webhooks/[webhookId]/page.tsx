@@ -3,6 +3,7 @@ import { findOr404 } from "@/lib/dashboard/find-or-404";
 import Link from "next/link";
 import { PlanRequired } from "@/components/dashboard/plan-required";
 import { Alert, PageHeader, Time } from "@/components/ui";
+import { DisabledBanner, EndpointTools } from "@/components/webhooks/endpoint-tools";
 import { WebhookForm } from "@/components/webhooks/webhook-form";
 import { requireSession } from "@/lib/auth/session";
 import { isEnterprise } from "@/lib/dashboard/plan";
@@ -58,7 +59,10 @@ export default async function WebhookPage({
           <Alert tone="success">Endpoint created. Events start flowing with the next location.</Alert>
         </div>
       ) : null}
-      <WebhookForm webhook={webhook} />
+      <DisabledBanner webhook={webhook} />
+      {/* Keyed by the state the service may change, so a re-enabled endpoint's form starts from the new state. */}
+      <WebhookForm key={`${webhook.enabled}-${webhook.secretSet}`} webhook={webhook} />
+      <EndpointTools webhook={webhook} />
     </>
   );
 }

@@ -4,6 +4,6 @@ import { withAdminToken } from "@/lib/http/admin";
 import { parseBody } from "@/lib/http/body";
 import { json, route } from "@/lib/http/handler";
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: withAdminToken(async ({ req, db }) => json(await provisionApiKey(db, await parseBody(req, ProvisionInput)), 201)),
 });

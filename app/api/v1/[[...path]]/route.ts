@@ -6,3 +6,4 @@ export const POST = notFoundRoute;
 export const PUT = notFoundRoute;
 export const PATCH = notFoundRoute;
 export const DELETE = notFoundRoute;
+export const OPTIONS = notFoundRoute;

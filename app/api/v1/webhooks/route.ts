@@ -6,7 +6,7 @@ import { createWebhook, listWebhooks } from "@/lib/webhooks/webhooks";
 
 const enterprise = { requiredPlan: "enterprise" } as const;
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApiKey(async ({ req, ctx }) => json(await listWebhooks({ ctx, query: parseQuery(req, WebhookListQuery) })), enterprise),
   POST: withApiKey(async ({ req, ctx }) => json(await createWebhook({ ctx, input: await parseBody(req, CreateWebhookInput) }), 201), enterprise),
 });

@@ -5,7 +5,7 @@ import { notFound } from "@/lib/http/errors";
 import { noContent, route } from "@/lib/http/handler";
 import { pathId } from "@/lib/http/params";
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   DELETE: withAdminToken(async ({ db, params }) => {
     const id = pathId(params, "keyId", "API key");
     if (!(await revokeApiKeyById(db, id))) throw notFound("API key", id);

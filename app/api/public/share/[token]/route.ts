@@ -6,7 +6,7 @@ import { viewSharedTrackable } from "@/lib/share-links/share-links";
 
 const tokenOf = (params: Record<string, string | string[] | undefined>) => (typeof params.token === "string" ? params.token : "");
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withPublicAccess(
     async ({ db, params }) => json(await viewSharedTrackable({ db, token: tokenOf(params) })),
     ({ req, params }) => publicShareLimits(req, tokenOf(params)),

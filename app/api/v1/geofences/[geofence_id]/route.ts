@@ -7,7 +7,7 @@ import { pathId } from "@/lib/http/params";
 
 const geofenceId = (params: Record<string, string | string[] | undefined>) => pathId(params, "geofence_id", "Geofence");
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApiKey(async ({ ctx, params }) => json(await getGeofence({ ctx, id: geofenceId(params) }))),
   PATCH: withApiKey(async ({ req, ctx, params }) => {
     const id = geofenceId(params);

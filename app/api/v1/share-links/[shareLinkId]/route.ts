@@ -5,7 +5,7 @@ import { getShareLink, revokeShareLink } from "@/lib/share-links/share-links";
 
 const shareLinkId = (params: Record<string, string | string[] | undefined>) => pathId(params, "shareLinkId", "Share link");
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApiKey(async ({ ctx, params }) => json(await getShareLink({ ctx, id: shareLinkId(params) }))),
   DELETE: withApiKey(async ({ ctx, params }) => {
     await revokeShareLink({ ctx, id: shareLinkId(params) });

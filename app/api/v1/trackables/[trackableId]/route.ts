@@ -7,7 +7,7 @@ import { deleteTrackable, getTrackable, updateTrackable } from "@/lib/trackables
 
 const trackableId = (params: Record<string, string | string[] | undefined>) => pathId(params, "trackableId", "Trackable");
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApiKey(async ({ ctx, params }) => json(await getTrackable({ ctx, id: trackableId(params) }))),
   PATCH: withApiKey(async ({ req, ctx, params }) => {
     const id = trackableId(params);

@@ -8,7 +8,7 @@ import { deleteWebhook, getWebhook, updateWebhook } from "@/lib/webhooks/webhook
 const enterprise = { requiredPlan: "enterprise" } as const;
 const webhookId = (params: Record<string, string | string[] | undefined>) => pathId(params, "webhookId", "Webhook");
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApiKey(async ({ ctx, params }) => json(await getWebhook({ ctx, id: webhookId(params) })), enterprise),
   PATCH: withApiKey(async ({ req, ctx, params }) => {
     const id = webhookId(params);

@@ -5,12 +5,12 @@ import { pathId } from "@/lib/http/params";
 import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
 import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: withApiKey(
     async ({ req, ctx, params }) => {
       const geofenceId = pathId(params, "geofence_id", "Geofence");
       const { eventType } = await parseBody(req, TestWebhookInput, { emptyAsObject: true });
-      return json(await sendTestWebhook({ ctx, geofenceId, eventType }));
+      return json((await sendTestWebhook({ ctx, geofenceId, eventType })).answer);
     },
     { requiredPlan: "enterprise" },
   ),

@@ -3,7 +3,7 @@ import { json, route, withApiKey } from "@/lib/http/handler";
 import { pathId } from "@/lib/http/params";
 import { redeliver } from "@/lib/webhooks/delivery-history";
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: withApiKey(async ({ ctx, params }) => json(await redeliver({ ctx, id: pathId(params, "deliveryId", "Delivery") }), 202), {
     requiredPlan: "enterprise",
   }),

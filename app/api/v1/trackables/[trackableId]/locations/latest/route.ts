@@ -3,7 +3,7 @@ import { json, route, withApiKey } from "@/lib/http/handler";
 import { pathId } from "@/lib/http/params";
 import { getLatestLocation } from "@/lib/locations/locations";
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApiKey(async ({ ctx, params }) =>
     json(await getLatestLocation({ ctx, trackableId: pathId(params, "trackableId", "Trackable") })),
   ),

@@ -1,0 +1,30 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+const saved = { PORT: process.env.PORT, APP_URL: process.env.APP_URL };
+afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  vi.resetModules();
+});
+
+async function freshEnv(vars: Record<string, string | undefined>) {
+  for (const [k, v] of Object.entries(vars)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  vi.resetModules();
+  return (await import("./env")).env();
+}
+
+describe("APP_URL", () => {
+  it("defaults to http://localhost:$PORT, following PORT", async () => {
+    expect((await freshEnv({ PORT: "4321", APP_URL: undefined })).APP_URL).toBe("http://localhost:4321");
+    expect((await freshEnv({ PORT: undefined, APP_URL: "" })).APP_URL).toBe("http://localhost:3000");
+  });
+
+  it("is taken as given when set", async () => {
+    expect((await freshEnv({ PORT: "4321", APP_URL: "https://track.example.com/base" })).APP_URL).toBe("https://track.example.com/base");
+  });
+});
