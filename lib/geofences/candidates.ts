@@ -7,7 +7,7 @@ import type { LatLon } from "./evaluation";
 /** What evaluation needs of a geofence: its shape, and what its entry/exit events carry and where they go. */
 export type FenceCandidate = Pick<
   GeofenceRow,
-  "id" | "name" | "latitude" | "longitude" | "radius" | "notificationType" | "webhookUrl" | "webhookSecret"
+  "id" | "name" | "latitude" | "longitude" | "radius" | "geometry" | "notificationType" | "webhookUrl" | "webhookSecret"
 >;
 
 const fenceColumns = {
@@ -16,6 +16,7 @@ const fenceColumns = {
   latitude: geofences.latitude,
   longitude: geofences.longitude,
   radius: geofences.radius,
+  geometry: geofences.geometry,
   notificationType: geofences.notificationType,
   webhookUrl: geofences.webhookUrl,
   webhookSecret: geofences.webhookSecret,
@@ -53,6 +54,7 @@ export function candidatesQuery(input: { accountId: string; trackableId: string;
   return sql`
     select (p.idx - 1)::int4 as "index", ${geofences.id} as "id", ${geofences.name} as "name",
            ${geofences.latitude} as "latitude", ${geofences.longitude} as "longitude", ${geofences.radius} as "radius",
+           ${geofences.geometry} as "geometry",
            ${geofences.notificationType} as "notificationType", ${geofences.webhookUrl} as "webhookUrl",
            ${geofences.webhookSecret} as "webhookSecret"
     from unnest(${lats}::float8[], ${lons}::float8[]) with ordinality as p(lat, lon, idx)
@@ -67,7 +69,7 @@ export function candidatesQuery(input: { accountId: string; trackableId: string;
 
 /**
  * For each point (by index), the account's geofences that apply to the trackable and whose padded bounding cube holds
- * the point: a superset of those that contain it (decide with `contains`). One query for all the points.
+ * the point: a superset of those that contain it (decide with `contains`, which tests a polygon exactly). One query for all the points.
  */
 export async function findCandidates(
   db: Executor,

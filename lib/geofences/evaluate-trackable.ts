@@ -3,7 +3,7 @@ import { env } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { accounts, geofenceMemberships, locations, trackableStates, trackables, type LocationRow } from "@/lib/db/schema";
 import { wakeRunner } from "@/lib/jobs/client";
-import { fanOut, type OutgoingEvent } from "@/lib/webhooks/fan-out";
+import { recordAndDeliver, wholeSeconds, type Happening } from "@/lib/events/events";
 import {
   batteryLowPayload,
   beaconOf,
@@ -13,7 +13,7 @@ import {
   statusChangedPayload,
 } from "@/lib/webhooks/payloads";
 import { findCandidates, loadShapes, type FenceCandidate } from "./candidates";
-import { evaluatePoints, type Cursor } from "./evaluation";
+import { confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
 
 /** Points evaluated per transaction; a trackable with more pending continues in another round. */
 export const EVALUATION_BATCH = 2000;
@@ -29,8 +29,8 @@ export type EvaluationResult = {
 /**
  * Brings one trackable's geofence state up to its newest locations: the points after the evaluation cursor, in
  * (timestamp, id) order, each decided by haversine against the candidate geofences the GiST index finds. Emits
- * geofence.entry/exit, location.updated, battery.low and device.status_changed → online, and starts their deliveries
- * in the same transaction. The trackable's state row is locked for the duration, so concurrent evaluations of one
+ * geofence.entry/exit, location.updated, battery.low and device.status_changed → online: records them (all but
+ * location.updated) and starts their deliveries in the same transaction. The trackable's state row is locked for the duration, so concurrent evaluations of one
  * trackable (two runners, two posts) are serialized and never emit a transition twice.
  */
 export async function evaluateTrackable(trackableId: string): Promise<EvaluationResult> {
@@ -70,7 +70,13 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
     const points = more ? fetched.slice(0, EVALUATION_BATCH) : fetched;
 
     // Memberships of geofences that no longer apply (unassigned) are dropped without an exit.
-    const memberIds = (await tx.select({ id: geofenceMemberships.geofenceId }).from(geofenceMemberships).where(eq(geofenceMemberships.trackableId, trackableId))).map((r) => r.id);
+    const memberRows = await tx
+      .select({ id: geofenceMemberships.geofenceId, enteredAt: geofenceMemberships.enteredAt })
+      .from(geofenceMemberships)
+      .where(eq(geofenceMemberships.trackableId, trackableId));
+    const memberIds = memberRows.map((r) => r.id);
+    // When each current visit began: the exit's durationSeconds.
+    const enteredAt = new Map(memberRows.map((r) => [r.id, r.enteredAt]));
     const members = await loadShapes(tx, { accountId: t.accountId, trackableId, geofenceIds: memberIds });
     const dropped = memberIds.filter((id) => !members.has(id));
     if (dropped.length > 0) {
@@ -104,16 +110,19 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
       );
     }
 
-    // Events, in the order they happened.
+    // Events, in the order they happened: recorded on every plan, delivered from the records.
     const beacon = beaconOf(t);
-    const events: OutgoingEvent[] = [];
+    const events: Happening[] = [];
     const fresh = evaluation.fresh;
     const first = fresh[0];
     if (first && state?.status !== "online") {
       events.push({
-        event: "device.status_changed",
-        trackableId,
-        payload: statusChangedPayload(beacon, first.receivedAt, state?.status ?? "offline", "online"),
+        record: { type: "device.status_changed", trackableId, occurredAt: first.receivedAt },
+        outgoing: {
+          event: "device.status_changed",
+          trackableId,
+          payload: statusChangedPayload(beacon, first.receivedAt, state?.status ?? "offline", "online"),
+        },
       });
     }
     const byPoint = new Map<string, typeof evaluation.transitions>();
@@ -123,18 +132,32 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
       const location = locationOf(p);
       for (const tr of byPoint.get(p.id) ?? []) {
         const g = fences.get(tr.geofenceId)!;
+        const type = tr.kind === "entry" ? "geofence.entry" : "geofence.exit";
+        const since = enteredAt.get(tr.geofenceId);
+        if (tr.kind === "entry") enteredAt.set(tr.geofenceId, p.timestamp);
+        else enteredAt.delete(tr.geofenceId);
         events.push({
-          event: tr.kind === "entry" ? "geofence.entry" : "geofence.exit",
-          trackableId,
-          geofence: g,
-          payload: geofenceEventPayload(tr.kind === "entry" ? "geofence.entry" : "geofence.exit", g, beacon, location),
+          record: {
+            type,
+            trackableId,
+            geofenceId: g.id,
+            occurredAt: p.timestamp,
+            location,
+            reason: "crossing",
+            durationSeconds: tr.kind === "exit" && since ? wholeSeconds(since, p.timestamp) : null,
+            confidence: confidenceOf(tr.kind, g, p),
+          },
+          outgoing: { event: type, trackableId, geofence: g, payload: geofenceEventPayload(type, g, beacon, location) },
         });
       }
-      events.push({ event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) });
+      events.push({ record: null, outgoing: { event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) } });
       if (p.battery !== null) {
         // Fires on the fall below the threshold; a device whose first reading is already low counts as falling.
         if (p.battery < threshold && (battery === null || battery >= threshold)) {
-          events.push({ event: "battery.low", trackableId, payload: batteryLowPayload(beacon, location, p.battery, threshold) });
+          events.push({
+            record: { type: "battery.low", trackableId, occurredAt: p.timestamp, location },
+            outgoing: { event: "battery.low", trackableId, payload: batteryLowPayload(beacon, location, p.battery, threshold) },
+          });
         }
         battery = p.battery;
       }
@@ -154,7 +177,7 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
       })
       .where(eq(trackableStates.trackableId, trackableId));
 
-    const deliveries = await fanOut(tx, { id: t.accountId, plan: t.plan }, events);
+    const deliveries = await recordAndDeliver(tx, { id: t.accountId, plan: t.plan }, events);
     return { evaluated: fresh.length, transitions: evaluation.transitions.length, deliveries, more };
   });
   if (result.deliveries > 0) wakeRunner();

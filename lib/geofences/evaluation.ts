@@ -1,18 +1,17 @@
 // Geofence evaluation, the pure part: great-circle containment and the entry/exit state machine of one trackable.
 // No I/O: the caller finds candidate geofences (candidates.ts), persists memberships and sends the events.
 
-/** Mean Earth radius (IUGG), the sphere "inside" is decided on (the contract's R). */
-export const EARTH_RADIUS_M = 6_371_008.8;
+import { containsPoint, metresInside, metresOutside, type PolygonGeometry } from "./shapes";
+import type { LatLon } from "./haversine";
 
-export interface LatLon {
-  latitude: number;
-  longitude: number;
-}
+export { EARTH_RADIUS_M, haversineMeters, type LatLon } from "./haversine";
 
 export interface FenceShape extends LatLon {
   id: string;
-  /** Metres. */
+  /** Metres: a circle's radius, or a polygon's bounding radius. */
   radius: number;
+  /** A polygon's rings; null or absent for a circle. */
+  geometry?: PolygonGeometry | null;
 }
 
 export interface EvalPoint extends LatLon {
@@ -59,22 +58,20 @@ export interface EvaluationResult<P extends EvalPoint> {
   cursor: Cursor | null;
 }
 
-const RAD = Math.PI / 180;
-
-/** Great-circle distance in metres on the sphere of radius EARTH_RADIUS_M (haversine formula). */
-export function haversineMeters(a: LatLon, b: LatLon): number {
-  const phi1 = a.latitude * RAD;
-  const phi2 = b.latitude * RAD;
-  const sinDPhi = Math.sin((phi2 - phi1) / 2);
-  const sinDLambda = Math.sin(((b.longitude - a.longitude) * RAD) / 2);
-  const h = sinDPhi * sinDPhi + Math.cos(phi1) * Math.cos(phi2) * sinDLambda * sinDLambda;
-  // Rounding can push h a hair above 1 for antipodal points.
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.sqrt(Math.min(1, h)));
+/** Whether the point is inside the fence, by its shape; the boundary counts as inside. */
+export function contains(fence: FenceShape, p: LatLon): boolean {
+  return containsPoint({ ...fence, geometry: fence.geometry ?? null }, p);
 }
 
-/** Whether the point is inside the fence; the boundary (distance = radius) counts as inside. */
-export function contains(fence: FenceShape, p: LatLon): boolean {
-  return haversineMeters(fence, p) <= fence.radius;
+/**
+ * How sure an entry or exit is: "high" when the point's accuracy circle lies wholly on the event's side of the
+ * boundary (inside for an entry, outside for an exit), "low" when it straddles it, null when the accuracy is unknown.
+ */
+export function confidenceOf(kind: "entry" | "exit", fence: FenceShape, p: LatLon & { accuracy: number | null }): "high" | "low" | null {
+  if (p.accuracy === null) return null;
+  const shape = { ...fence, geometry: fence.geometry ?? null };
+  const margin = kind === "entry" ? metresInside(shape, p) : metresOutside(shape, p);
+  return margin >= p.accuracy ? "high" : "low";
 }
 
 /** Orders points by timestamp, then id (UUIDv7 ids compare correctly as lowercase strings). */

@@ -1,17 +1,21 @@
-import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, notInArray, or } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
-import { geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
+import { geofenceMemberships, geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { planRequired } from "@/lib/http/handler";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
-import type { CreateGeofenceInput, Geofence, GeofenceListQuery, NotificationType, UpdateGeofenceInput } from "./schemas";
+import { shapeIssues, type CreateGeofenceInput, type Geofence, type GeofenceListQuery, type NotificationType, type UpdateGeofenceInput } from "./schemas";
+import { occupantCounts } from "./occupancy";
+import { polygonSummary, type PolygonGeometry } from "./shapes";
 
 /** The API shape: the secret never leaves the server, only whether one is set. */
-export function serializeGeofence(row: GeofenceRow, assigned: string[]): Geofence {
+export function serializeGeofence(row: GeofenceRow, assigned: string[], occupantCount: number): Geofence {
   return {
     id: row.id,
     name: row.name,
+    shape: row.shape,
+    geometry: row.geometry,
     latitude: row.latitude,
     longitude: row.longitude,
     radius: row.radius,
@@ -19,6 +23,7 @@ export function serializeGeofence(row: GeofenceRow, assigned: string[]): Geofenc
     webhookUrl: row.webhookUrl,
     webhookSecretSet: row.webhookSecret !== null,
     trackableIds: row.allTrackables ? null : [...assigned].sort(),
+    occupantCount,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -40,7 +45,8 @@ async function assignmentsOf(ctx: Ctx, rows: GeofenceRow[]): Promise<Map<string,
 
 async function serializeAll(ctx: Ctx, rows: GeofenceRow[]): Promise<Geofence[]> {
   const assigned = await assignmentsOf(ctx, rows);
-  return rows.map((r) => serializeGeofence(r, assigned.get(r.id) ?? []));
+  const counts = await occupantCounts(ctx, rows.map((r) => r.id));
+  return rows.map((r) => serializeGeofence(r, assigned.get(r.id) ?? [], counts.get(r.id) ?? 0));
 }
 
 const ownedBy = (ctx: Ctx, id: string) => and(eq(geofences.id, id), eq(geofences.accountId, ctx.account.id));
@@ -69,6 +75,12 @@ function invalidBody(problems: string[]): ApiError {
   return new ApiError("invalid_request", `Invalid body: ${named.join("; ")}${more}`);
 }
 
+/** The stored position columns of a shape: a circle's own, or a polygon's centroid and bounding radius. */
+function placement(input: { latitude?: number; longitude?: number; radius?: number; geometry?: PolygonGeometry }) {
+  if (input.geometry) return { ...polygonSummary(input.geometry), geometry: input.geometry };
+  return { latitude: input.latitude!, longitude: input.longitude!, radius: input.radius!, geometry: null };
+}
+
 /** Free accounts may keep geofences, but not webhook notifications (checked after every 400). */
 function assertPlanAllows(ctx: Ctx, notificationType: NotificationType): void {
   if (notificationType === "webhook" && ctx.account.plan !== "enterprise") throw planRequired();
@@ -76,6 +88,12 @@ function assertPlanAllows(ctx: Ctx, notificationType: NotificationType): void {
 
 async function replaceAssignments(ctx: Ctx, geofenceId: string, trackableIds: string[] | null): Promise<void> {
   await exec(ctx).delete(geofenceTrackables).where(eq(geofenceTrackables.geofenceId, geofenceId));
+  // A trackable no longer assigned is no longer inside (occupancy counts only trackables the geofence applies to).
+  if (trackableIds) {
+    await exec(ctx)
+      .delete(geofenceMemberships)
+      .where(and(eq(geofenceMemberships.geofenceId, geofenceId), trackableIds.length > 0 ? notInArray(geofenceMemberships.trackableId, trackableIds) : undefined));
+  }
   if (trackableIds && trackableIds.length > 0) {
     await exec(ctx)
       .insert(geofenceTrackables)
@@ -94,9 +112,8 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
       .values({
         accountId: ctx.account.id,
         name: input.name,
-        latitude: input.latitude,
-        longitude: input.longitude,
-        radius: input.radius,
+        shape: input.shape,
+        ...placement(input),
         notificationType: input.notificationType,
         webhookUrl: input.webhookUrl ?? null,
         webhookSecret: input.webhookSecret ?? null,
@@ -106,7 +123,7 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
     if (trackableIds) await replaceAssignments(tx, inserted!.id, trackableIds);
     return { row: inserted!, assigned: trackableIds ?? [] };
   });
-  return serializeGeofence(row, assigned);
+  return serializeGeofence(row, assigned, 0);
 }
 
 const GeofenceCursor = z.object({ id: z.uuid() });
@@ -180,14 +197,30 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
           : 'webhookUrl: required when notificationType is "webhook"',
       );
     }
+    // A change of shape must bring the new shape's fields; a polygon's rings and a circle's fields never mix.
+    const shape = input.shape ?? current.shape;
+    const reshaped = shape !== current.shape;
+    for (const issue of shapeIssues(shape, input, reshaped)) problems.push(`${issue.path.join(".")}: ${issue.message}`);
     if (input.trackableIds) problems.push(...(await unknownTrackables(tx, input.trackableIds)));
     if (problems.length > 0) throw invalidBody(problems);
     assertPlanAllows(tx, notificationType);
 
-    const { trackableIds, ...fields } = input;
+    const { trackableIds, latitude, longitude, radius, geometry, ...fields } = input;
+    const position =
+      shape === "polygon"
+        ? geometry && placement({ geometry })
+        : reshaped || latitude !== undefined || longitude !== undefined || radius !== undefined
+          ? placement({ latitude: latitude ?? current.latitude, longitude: longitude ?? current.longitude, radius: radius ?? current.radius })
+          : undefined;
     await exec(tx)
       .update(geofences)
-      .set({ ...fields, ...(trackableIds !== undefined && { allTrackables: trackableIds === null }), updatedAt: new Date() })
+      .set({
+        ...fields,
+        shape,
+        ...position,
+        ...(trackableIds !== undefined && { allTrackables: trackableIds === null }),
+        updatedAt: new Date(),
+      })
       .where(ownedBy(tx, id));
     if (trackableIds !== undefined) await replaceAssignments(tx, id, trackableIds);
     return getGeofence({ ctx: tx, id });

@@ -14,6 +14,7 @@ export interface NewDelivery {
   geofenceId?: string | null;
   webhookId?: string | null;
   trackableId?: string | null;
+  eventId?: string | null;
   test?: boolean;
 }
 
@@ -32,6 +33,7 @@ export async function insertDeliveries(executor: Executor, rows: NewDelivery[]):
         geofenceId: r.geofenceId ?? null,
         webhookId: r.webhookId ?? null,
         trackableId: r.trackableId ?? null,
+        eventId: r.eventId ?? null,
         test: r.test ?? false,
       })),
     )

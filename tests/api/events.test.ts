@@ -87,6 +87,9 @@ describe("geofence events", () => {
       const delivery = await waitForDelivery(a, `geofenceId=${geofence.id}&event=geofence.exit`, (d) => d.status === "succeeded");
       expect(delivery.attempts).toHaveLength(1);
       expect(delivery.attempts[0].statusCode).toBe(200);
+      // Deliveries are made from recorded events and name them.
+      const event = await a.api("GET", `/events/${delivery.eventId}`);
+      expect(event.body).toMatchObject({ type: "geofence.exit", geofenceId: geofence.id, trackableId: trackable.id, occurredAt: "2026-11-22T08:02:00.000Z", reason: "crossing" });
     } finally {
       await receiver.close();
     }
@@ -371,6 +374,14 @@ describe("account webhooks", () => {
       expect(offline[4]!.json).toMatchObject({ event: "device.status_changed", status: { previous: "online", current: "offline" } });
       const byWebhook = await a.api("GET", `/webhook-deliveries?webhookId=${hook.body.id}`);
       expect(byWebhook.body.data.length).toBe(5);
+      // Every delivery but location.updated's names its recorded event; the offline transition is recorded too.
+      for (const d of byWebhook.body.data) {
+        if (d.event === "location.updated") expect(d.eventId).toBeNull();
+        else expect((await a.api("GET", `/events/${d.eventId}`)).body.type, d.event).toBe(d.event);
+      }
+      const recorded = (await a.api("GET", `/events?trackableId=${t.id}`)).body.data;
+      // Newest first: offline (the sweep), online (dated by receipt, after the points), battery.low (the point's time).
+      expect(recorded.map((e: { type: string }) => e.type)).toEqual(["device.status_changed", "device.status_changed", "battery.low"]);
     } finally {
       await receiver.close();
     }

@@ -45,6 +45,8 @@ describe("geofences: create and read", () => {
     expect(created.body).toEqual({
       id: expect.stringMatching(UUID),
       name: "Depot",
+      shape: "circle",
+      geometry: null,
       latitude: 52.52,
       longitude: 13.405,
       radius: 250,
@@ -52,6 +54,7 @@ describe("geofences: create and read", () => {
       webhookUrl: null,
       webhookSecretSet: false,
       trackableIds: null,
+      occupantCount: 0,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
@@ -153,6 +156,72 @@ describe("geofences: create and read", () => {
     expect(put.body.error.code).toBe("method_not_allowed");
     expect((await a.api("DELETE", "/geofences")).status).toBe(405);
     expect((await a.api("POST", `/geofences/${g.id}`, BASE)).status).toBe(405);
+  });
+});
+
+// A square of about 1.1 × 0.7 km around Berlin's centre, with a hole in its middle.
+const SQUARE = [[13.4, 52.51], [13.41, 52.51], [13.41, 52.52], [13.4, 52.52], [13.4, 52.51]];
+const HOLE = [[13.404, 52.514], [13.404, 52.516], [13.406, 52.516], [13.406, 52.514], [13.404, 52.514]];
+const POLYGON = { type: "Polygon", coordinates: [SQUARE, HOLE] };
+
+describe("geofences: polygons", () => {
+  it("creates a polygon: geometry as sent, centroid and farthest-vertex radius, shape polygon", async () => {
+    const a = await newAccount();
+    const res = await a.api("POST", "/geofences", { name: "Block", shape: "polygon", geometry: POLYGON });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ shape: "polygon", geometry: POLYGON, notificationType: "none" });
+    expect(res.body.latitude).toBeCloseTo(52.515, 3);
+    expect(res.body.longitude).toBeCloseTo(13.405, 6);
+    // Half the diagonal of 0.01° × 0.01° at 52.5° N: about 650 m.
+    expect(res.body.radius).toBeGreaterThan(600);
+    expect(res.body.radius).toBeLessThan(700);
+    expect((await a.api("GET", `/geofences/${res.body.id}`)).body).toEqual(res.body);
+  });
+
+  it("refuses circle fields with a polygon, geometry with a circle, and a missing shape field", async () => {
+    const a = await newAccount();
+    expectInvalid(await a.api("POST", "/geofences", { name: "x", shape: "polygon", geometry: POLYGON, latitude: 1, radius: 5 }), [
+      'latitude: only for shape "circle"',
+      'radius: only for shape "circle"',
+    ]);
+    expectInvalid(await a.api("POST", "/geofences", { ...BASE, geometry: POLYGON }), ['geometry: only for shape "polygon"']);
+    expectInvalid(await a.api("POST", "/geofences", { name: "x", shape: "polygon" }), ['geometry: required when shape is "polygon"']);
+    expectInvalid(await a.api("POST", "/geofences", { name: "x" }), ["latitude: required", "longitude: required", "radius: required"]);
+    expectInvalid(await a.api("POST", "/geofences", { ...BASE, shape: "square" }), ["shape"]);
+    expect((await a.api("GET", "/geofences")).body.data).toEqual([]);
+  });
+
+  it("names the offending ring and position of a bad polygon", async () => {
+    const a = await newAccount();
+    const bad = (coordinates: unknown) => a.api("POST", "/geofences", { name: "x", shape: "polygon", geometry: { type: "Polygon", coordinates } });
+    expectInvalid(await bad([SQUARE.slice(0, 4)]), ["geometry.coordinates[0][3]", "must be closed"]);
+    expectInvalid(await bad([[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]), ["geometry.coordinates[0]", "intersects itself at [0.5, 0.5]"]);
+    expectInvalid(await bad([[[0, 0], [1, 0], [0, 0]]]), ["geometry.coordinates[0]", "at least 4 positions"]);
+    expectInvalid(await bad([[[0, 0], [1, 1], [2, 2], [0, 0]]]), ["geometry.coordinates[0]", "zero area"]);
+    expectInvalid(await bad([[[-170, 0], [170, 0], [170, 1], [-170, 0]]]), ["geometry.coordinates[0]", "180°"]);
+    expectInvalid(await bad([SQUARE, [[13.405, 52.515], [13.42, 52.515], [13.42, 52.516], [13.405, 52.515]]]), ["geometry.coordinates[1]", "crosses ring 0"]);
+    expectInvalid(await bad([[[0, 0], [0, 91], [1, 1], [0, 0]]]), ["geometry.coordinates[0][1][1]", "latitude"]);
+    const many = Array.from({ length: 2001 }, (_, i) => [Math.cos(i / 300), Math.sin(i / 300)]);
+    expectInvalid(await bad([many]), ["geometry.coordinates", "at most 2000 positions"]);
+  });
+
+  it("PATCH: replaces the rings, switches to a circle and back, and keeps fields apart", async () => {
+    const a = await newAccount();
+    const g = (await a.api("POST", "/geofences", { name: "Block", shape: "polygon", geometry: POLYGON })).body;
+    const outer = { type: "Polygon", coordinates: [SQUARE] };
+    const moved = await a.api("PATCH", `/geofences/${g.id}`, { geometry: outer });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ shape: "polygon", geometry: outer });
+    expectInvalid(await a.api("PATCH", `/geofences/${g.id}`, { radius: 10 }), ['radius: only for shape "circle"']);
+    expectInvalid(await a.api("PATCH", `/geofences/${g.id}`, { shape: "circle", radius: 10 }), ["latitude: required", "longitude: required"]);
+    const circle = await a.api("PATCH", `/geofences/${g.id}`, { shape: "circle", ...BASE });
+    expect(circle.status, circle.text).toBe(200);
+    expect(circle.body).toMatchObject({ shape: "circle", geometry: null, latitude: 52.52, longitude: 13.405, radius: 250 });
+    expectInvalid(await a.api("PATCH", `/geofences/${g.id}`, { geometry: outer }), ['geometry: only for shape "polygon"']);
+    expectInvalid(await a.api("PATCH", `/geofences/${g.id}`, { shape: "polygon" }), ['geometry: required when shape is "polygon"']);
+    const back = await a.api("PATCH", `/geofences/${g.id}`, { shape: "polygon", geometry: outer });
+    expect(back.body).toMatchObject({ shape: "polygon", geometry: outer });
+    expect(back.body.latitude).toBeCloseTo(52.515, 3);
   });
 });
 

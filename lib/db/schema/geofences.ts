@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import type { PolygonGeometry } from "../../geofences/shapes";
 import { accounts } from "./accounts";
 import { createdAt, id, updatedAt } from "./columns";
 
@@ -9,6 +10,10 @@ export const geofences = pgTable(
     id: id(),
     accountId: uuid("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
+    shape: text("shape", { enum: ["circle", "polygon"] }).notNull().default("circle"),
+    // A polygon's GeoJSON rings (null for a circle). latitude/longitude/radius then hold its centroid and the distance
+    // to its farthest vertex: the bounding circle the GiST index below finds candidates by.
+    geometry: jsonb("geometry").$type<PolygonGeometry>(),
     latitude: doublePrecision("latitude").notNull(),
     longitude: doublePrecision("longitude").notNull(),
     radius: doublePrecision("radius").notNull(),
