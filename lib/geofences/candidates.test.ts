@@ -85,7 +85,7 @@ describe("findCandidates", () => {
   it("returns the row's fields with honest types", async () => {
     const centre = { latitude: 35.68, longitude: 139.76 };
     const id = await fence({ name: "typed", ...centre, radius: 123.25 });
-    await db.update(geofences).set({ notificationType: "webhook", webhookUrl: "https://example.com/h", webhookSecret: "s3cret" }).where(eq(geofences.id, id));
+    await db.update(geofences).set({ notificationType: "webhook", webhookUrl: "https://example.com/h", webhookSecret: "s3cret", exitBuffer: 12.5, maxAccuracy: 40 }).where(eq(geofences.id, id));
     const [list] = await findCandidates(db, { accountId, trackableId: t1, points: [centre] });
     expect(list).toHaveLength(1);
     const c = list![0];
@@ -96,11 +96,16 @@ describe("findCandidates", () => {
       longitude: 139.76,
       radius: 123.25,
       geometry: null,
+      exitBuffer: 12.5,
+      debounceSeconds: 0,
+      dwellSeconds: 0,
+      maxAccuracy: 40,
       notificationType: "webhook",
       webhookUrl: "https://example.com/h",
       webhookSecret: "s3cret",
     });
     expect(typeof c!.latitude).toBe("number");
+    expect(typeof c!.debounceSeconds).toBe("number");
     expect(typeof c!.radius).toBe("number");
   });
 
@@ -230,6 +235,10 @@ describe("loadShapes", () => {
       ...centre,
       radius: 100,
       geometry: null,
+      exitBuffer: 0,
+      debounceSeconds: 0,
+      dwellSeconds: 0,
+      maxAccuracy: null,
       notificationType: "none",
       webhookUrl: null,
       webhookSecret: null,

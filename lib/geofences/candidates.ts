@@ -7,7 +7,19 @@ import type { LatLon } from "./evaluation";
 /** What evaluation needs of a geofence: its shape, and what its entry/exit events carry and where they go. */
 export type FenceCandidate = Pick<
   GeofenceRow,
-  "id" | "name" | "latitude" | "longitude" | "radius" | "geometry" | "notificationType" | "webhookUrl" | "webhookSecret"
+  | "id"
+  | "name"
+  | "latitude"
+  | "longitude"
+  | "radius"
+  | "geometry"
+  | "exitBuffer"
+  | "debounceSeconds"
+  | "dwellSeconds"
+  | "maxAccuracy"
+  | "notificationType"
+  | "webhookUrl"
+  | "webhookSecret"
 >;
 
 const fenceColumns = {
@@ -17,6 +29,10 @@ const fenceColumns = {
   longitude: geofences.longitude,
   radius: geofences.radius,
   geometry: geofences.geometry,
+  exitBuffer: geofences.exitBuffer,
+  debounceSeconds: geofences.debounceSeconds,
+  dwellSeconds: geofences.dwellSeconds,
+  maxAccuracy: geofences.maxAccuracy,
   notificationType: geofences.notificationType,
   webhookUrl: geofences.webhookUrl,
   webhookSecret: geofences.webhookSecret,
@@ -54,7 +70,9 @@ export function candidatesQuery(input: { accountId: string; trackableId: string;
   return sql`
     select (p.idx - 1)::int4 as "index", ${geofences.id} as "id", ${geofences.name} as "name",
            ${geofences.latitude} as "latitude", ${geofences.longitude} as "longitude", ${geofences.radius} as "radius",
-           ${geofences.geometry} as "geometry",
+           ${geofences.geometry} as "geometry", ${geofences.exitBuffer} as "exitBuffer",
+           ${geofences.debounceSeconds} as "debounceSeconds", ${geofences.dwellSeconds} as "dwellSeconds",
+           ${geofences.maxAccuracy} as "maxAccuracy",
            ${geofences.notificationType} as "notificationType", ${geofences.webhookUrl} as "webhookUrl",
            ${geofences.webhookSecret} as "webhookSecret"
     from unnest(${lats}::float8[], ${lons}::float8[]) with ordinality as p(lat, lon, idx)

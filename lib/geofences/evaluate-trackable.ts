@@ -1,18 +1,20 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
-import { accounts, geofenceMemberships, locations, trackableStates, trackables, type LocationRow } from "@/lib/db/schema";
+import { accounts, locations, trackableStates, trackables, type LocationRow } from "@/lib/db/schema";
 import { wakeRunner } from "@/lib/jobs/client";
 import { recordAndDeliver, wholeSeconds, type Happening } from "@/lib/events/events";
 import {
   batteryLowPayload,
   beaconOf,
+  geofenceDwellPayload,
   geofenceEventPayload,
   locationOf,
   locationUpdatedPayload,
   statusChangedPayload,
 } from "@/lib/webhooks/payloads";
-import { findCandidates, loadShapes, type FenceCandidate } from "./candidates";
+import { findCandidates, type FenceCandidate } from "./candidates";
+import { loadFenceState, saveFenceState } from "./fence-state";
 import { confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
 
 /** Points evaluated per transaction; a trackable with more pending continues in another round. */
@@ -69,46 +71,20 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
     const more = fetched.length > EVALUATION_BATCH;
     const points = more ? fetched.slice(0, EVALUATION_BATCH) : fetched;
 
-    // Memberships of geofences that no longer apply (unassigned) are dropped without an exit.
-    const memberRows = await tx
-      .select({ id: geofenceMemberships.geofenceId, enteredAt: geofenceMemberships.enteredAt })
-      .from(geofenceMemberships)
-      .where(eq(geofenceMemberships.trackableId, trackableId));
-    const memberIds = memberRows.map((r) => r.id);
-    // When each current visit began: the exit's durationSeconds.
-    const enteredAt = new Map(memberRows.map((r) => [r.id, r.enteredAt]));
-    const members = await loadShapes(tx, { accountId: t.accountId, trackableId, geofenceIds: memberIds });
-    const dropped = memberIds.filter((id) => !members.has(id));
-    if (dropped.length > 0) {
-      await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, dropped)));
-    }
-
+    const before = await loadFenceState(tx, { accountId: t.accountId, trackableId });
     const candidates = await findCandidates(tx, { accountId: t.accountId, trackableId, points });
-    const fences = new Map<string, FenceCandidate>(members);
+    const fences = new Map<string, FenceCandidate>(before.shapes);
     for (const list of candidates) for (const c of list) fences.set(c.id, c);
     const indexOf = new Map(points.map((p, i) => [p.id, i]));
-    const initial = new Set(members.keys());
     const evaluation = evaluatePoints<LocationRow>({
       cursor,
-      inside: initial,
+      inside: before.inside,
+      memory: before.memory,
       points,
       candidates: (p) => candidates[indexOf.get(p.id)!] ?? [],
       shapes: fences,
     });
-
-    // Persist the net change of membership.
-    const enteredBy = new Map<string, LocationRow>();
-    for (const tr of evaluation.transitions) if (tr.kind === "entry") enteredBy.set(tr.geofenceId, tr.point);
-    const exited = [...initial].filter((id) => !evaluation.inside.has(id));
-    const entered = [...evaluation.inside].filter((id) => !initial.has(id));
-    if (exited.length > 0) {
-      await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, exited)));
-    }
-    if (entered.length > 0) {
-      await tx.insert(geofenceMemberships).values(
-        entered.map((geofenceId) => ({ trackableId, geofenceId, locationId: enteredBy.get(geofenceId)!.id, enteredAt: enteredBy.get(geofenceId)!.timestamp })),
-      );
-    }
+    await saveFenceState(tx, trackableId, before, evaluation, evaluation.transitions);
 
     // Events, in the order they happened: recorded on every plan, delivered from the records.
     const beacon = beaconOf(t);
@@ -132,22 +108,29 @@ export async function evaluateTrackable(trackableId: string): Promise<Evaluation
       const location = locationOf(p);
       for (const tr of byPoint.get(p.id) ?? []) {
         const g = fences.get(tr.geofenceId)!;
-        const type = tr.kind === "entry" ? "geofence.entry" : "geofence.exit";
-        const since = enteredAt.get(tr.geofenceId);
-        if (tr.kind === "entry") enteredAt.set(tr.geofenceId, p.timestamp);
-        else enteredAt.delete(tr.geofenceId);
+        const type = `geofence.${tr.kind}` as const;
+        // A debounced crossing carries the time and place of its first point on the new side.
+        const dated = tr.at ?? tr.point;
+        const where = locationOf({ ...dated, accuracy: dated.accuracy ?? null });
+        const crossing = tr.kind !== "dwell";
         events.push({
           record: {
             type,
             trackableId,
             geofenceId: g.id,
-            occurredAt: p.timestamp,
-            location,
-            reason: "crossing",
-            durationSeconds: tr.kind === "exit" && since ? wholeSeconds(since, p.timestamp) : null,
-            confidence: confidenceOf(tr.kind, g, p),
+            occurredAt: dated.timestamp,
+            location: where,
+            reason: crossing ? "crossing" : "dwell",
+            durationSeconds: tr.kind === "dwell" ? tr.dwellSeconds! : tr.kind === "exit" && tr.since ? wholeSeconds(tr.since, dated.timestamp) : null,
+            confidence: tr.kind === "dwell" ? null : confidenceOf(tr.kind, g, dated),
           },
-          outgoing: { event: type, trackableId, geofence: g, payload: geofenceEventPayload(type, g, beacon, location) },
+          outgoing: {
+            event: type,
+            trackableId,
+            geofence: g,
+            payload:
+              tr.kind === "dwell" ? geofenceDwellPayload(g, beacon, where, tr.dwellSeconds!) : geofenceEventPayload(type as "geofence.entry" | "geofence.exit", g, beacon, where),
+          },
         });
       }
       events.push({ record: null, outgoing: { event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) } });

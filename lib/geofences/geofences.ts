@@ -22,6 +22,13 @@ export function serializeGeofence(row: GeofenceRow, assigned: string[], occupant
     notificationType: row.notificationType,
     webhookUrl: row.webhookUrl,
     webhookSecretSet: row.webhookSecret !== null,
+    exitBuffer: row.exitBuffer,
+    debounceSeconds: row.debounceSeconds,
+    dwellSeconds: row.dwellSeconds,
+    maxAccuracy: row.maxAccuracy,
+    tag: row.tag,
+    externalId: row.externalId,
+    metadata: row.metadata,
     trackableIds: row.allTrackables ? null : [...assigned].sort(),
     occupantCount,
     createdAt: row.createdAt.toISOString(),
@@ -81,6 +88,37 @@ function placement(input: { latitude?: number; longitude?: number; radius?: numb
   return { latitude: input.latitude!, longitude: input.longitude!, radius: input.radius!, geometry: null };
 }
 
+/** A taken externalId is a 409 naming the geofence that has it. */
+async function assertExternalIdFree(ctx: Ctx, externalId: string | null | undefined, self?: string): Promise<void> {
+  if (!externalId) return;
+  const [taken] = await exec(ctx)
+    .select({ id: geofences.id })
+    .from(geofences)
+    .where(and(eq(geofences.accountId, ctx.account.id), eq(geofences.externalId, externalId)))
+    .limit(1);
+  if (taken && taken.id !== self) throw duplicateExternalId(externalId, taken.id);
+}
+
+const duplicateExternalId = (externalId: string, holder?: string) =>
+  new ApiError("conflict", `externalId: "${externalId}" is already used by ${holder ? `geofence ${holder}` : "another geofence"} of this account`);
+
+/** The unique index's verdict when two writes race past assertExternalIdFree. */
+function isUniqueViolation(e: unknown): boolean {
+  for (let cause = e; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
+    if ((cause as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+async function guardExternalId<T>(externalId: string | null | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (externalId && isUniqueViolation(e)) throw duplicateExternalId(externalId);
+    throw e;
+  }
+}
+
 /** Free accounts may keep geofences, but not webhook notifications (checked after every 400). */
 function assertPlanAllows(ctx: Ctx, notificationType: NotificationType): void {
   if (notificationType === "webhook" && ctx.account.plan !== "enterprise") throw planRequired();
@@ -103,10 +141,11 @@ async function replaceAssignments(ctx: Ctx, geofenceId: string, trackableIds: st
 
 export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGeofenceInput }): Promise<Geofence> {
   const trackableIds = input.trackableIds ?? null;
-  const { row, assigned } = await withTransaction(ctx, async (tx) => {
+  const { row, assigned } = await guardExternalId(input.externalId, () => withTransaction(ctx, async (tx) => {
     const problems = await unknownTrackables(tx, trackableIds ?? []);
     if (problems.length > 0) throw invalidBody(problems);
     assertPlanAllows(tx, input.notificationType);
+    await assertExternalIdFree(tx, input.externalId);
     const [inserted] = await exec(tx)
       .insert(geofences)
       .values({
@@ -114,6 +153,13 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
         name: input.name,
         shape: input.shape,
         ...placement(input),
+        exitBuffer: input.exitBuffer,
+        debounceSeconds: input.debounceSeconds,
+        dwellSeconds: input.dwellSeconds,
+        maxAccuracy: input.maxAccuracy,
+        tag: input.tag ?? null,
+        externalId: input.externalId ?? null,
+        metadata: input.metadata,
         notificationType: input.notificationType,
         webhookUrl: input.webhookUrl ?? null,
         webhookSecret: input.webhookSecret ?? null,
@@ -122,7 +168,7 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
       .returning();
     if (trackableIds) await replaceAssignments(tx, inserted!.id, trackableIds);
     return { row: inserted!, assigned: trackableIds ?? [] };
-  });
+  }));
   return serializeGeofence(row, assigned, 0);
 }
 
@@ -150,7 +196,15 @@ export async function listGeofences({ ctx, query }: { ctx: Ctx; query: GeofenceL
   const rows = await exec(ctx)
     .select()
     .from(geofences)
-    .where(and(eq(geofences.accountId, ctx.account.id), after ? lt(geofences.id, after.id) : undefined, filter))
+    .where(
+      and(
+        eq(geofences.accountId, ctx.account.id),
+        after ? lt(geofences.id, after.id) : undefined,
+        filter,
+        query.tag ? eq(geofences.tag, query.tag) : undefined,
+        query.externalId ? eq(geofences.externalId, query.externalId) : undefined,
+      ),
+    )
     .orderBy(desc(geofences.id))
     .limit(query.limit + 1);
   const { page, nextCursor } = paginate(rows, query.limit, (g) => ({ id: g.id }));
@@ -183,7 +237,7 @@ export async function getGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promis
  * and the replacement of the assignment happen in one transaction, with the row locked against concurrent patches.
  */
 export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateGeofenceInput }): Promise<Geofence> {
-  return withTransaction(ctx, async (tx) => {
+  return guardExternalId(input.externalId, () => withTransaction(ctx, async (tx) => {
     const [current] = await exec(tx).select().from(geofences).where(ownedBy(tx, id)).for("update");
     if (!current) throw notFound("Geofence", id);
 
@@ -204,6 +258,7 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
     if (input.trackableIds) problems.push(...(await unknownTrackables(tx, input.trackableIds)));
     if (problems.length > 0) throw invalidBody(problems);
     assertPlanAllows(tx, notificationType);
+    await assertExternalIdFree(tx, input.externalId, id);
 
     const { trackableIds, latitude, longitude, radius, geometry, ...fields } = input;
     const position =
@@ -224,7 +279,7 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
       .where(ownedBy(tx, id));
     if (trackableIds !== undefined) await replaceAssignments(tx, id, trackableIds);
     return getGeofence({ ctx: tx, id });
-  });
+  }));
 }
 
 /** Deletes the geofence and its assignments. */

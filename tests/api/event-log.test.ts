@@ -168,3 +168,44 @@ describe("event log", () => {
     expect((await a.api("GET", `/trackables/${trackable.id}/geofences`)).body.data).toEqual([]);
   });
 });
+
+describe("noise settings, end to end", () => {
+  it("debounce across posts dates the entry at the first inside point; dwell once per visit; maxAccuracy ignores poor fixes", async () => {
+    const a = await newAccount({ plan: "free" });
+    const trackable = (await a.api("POST", "/trackables", { name: "Van" })).body;
+    const g = (await a.api("POST", "/geofences", { name: "Depot", ...CENTER, radius: 200, debounceSeconds: 60, dwellSeconds: 120, maxAccuracy: 50 })).body;
+    await post(a, trackable.id, { locations: [{ ...OUTSIDE, timestamp: "2026-11-22T13:00:00.000Z" }, { ...INSIDE, accuracy: 10, timestamp: "2026-11-22T13:01:00.000Z" }] });
+    // A poor fix outside does not cancel the pending entry; the next good one, 60 s after the first inside, confirms it.
+    await post(a, trackable.id, { ...OUTSIDE, accuracy: 500, timestamp: "2026-11-22T13:01:30.000Z" });
+    await post(a, trackable.id, { ...INSIDE, timestamp: "2026-11-22T13:02:00.000Z" });
+    const [entry] = await eventsOf(a, `geofenceId=${g.id}&type=geofence.entry`, 1);
+    expect(entry).toMatchObject({ occurredAt: "2026-11-22T13:01:00.000Z", location: { accuracy: 10, timestamp: "2026-11-22T13:01:00.000Z" }, reason: "crossing" });
+    await post(a, trackable.id, { locations: [{ ...INSIDE, timestamp: "2026-11-22T13:03:30.000Z" }, { ...INSIDE, timestamp: "2026-11-22T13:04:00.000Z" }] });
+    const [dwell] = await eventsOf(a, `geofenceId=${g.id}&type=geofence.dwell`, 1);
+    expect(dwell).toMatchObject({ occurredAt: "2026-11-22T13:03:30.000Z", reason: "dwell", durationSeconds: 150, confidence: null });
+    // A 30 s excursion (shorter than the debounce) emits nothing; a long one exits, dated at its first outside point.
+    await post(a, trackable.id, { locations: [{ ...OUTSIDE, timestamp: "2026-11-22T13:05:00.000Z" }, { ...INSIDE, timestamp: "2026-11-22T13:05:30.000Z" }] });
+    await post(a, trackable.id, { locations: [{ ...OUTSIDE, timestamp: "2026-11-22T13:06:00.000Z" }, { ...OUTSIDE, timestamp: "2026-11-22T13:07:00.000Z" }] });
+    const [exit] = await eventsOf(a, `geofenceId=${g.id}&type=geofence.exit`, 1);
+    expect(exit).toMatchObject({ occurredAt: "2026-11-22T13:06:00.000Z", durationSeconds: 300 });
+    const all = (await a.api("GET", `/events?geofenceId=${g.id}`)).body.data;
+    expect(all.map((e: any) => e.type)).toEqual(["geofence.exit", "geofence.dwell", "geofence.entry"]);
+  });
+
+  it("concurrent posts of one trackable never emit the same transition twice", async () => {
+    const a = await newAccount({ plan: "free" });
+    const trackable = (await a.api("POST", "/trackables", { name: "Van" })).body;
+    const g = (await a.api("POST", "/geofences", { name: "Depot", ...CENTER, radius: 200, debounceSeconds: 5 })).body;
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(a, trackable.id, { ...INSIDE, timestamp: new Date(Date.parse("2026-11-22T14:00:00.000Z") + i * 1000).toISOString() })),
+    );
+    await eventsOf(a, `geofenceId=${g.id}`, 1);
+    // Let every evaluation finish: the trackable's last point is evaluated when its state cursor reaches it.
+    const deadline = Date.now() + 10_000;
+    while ((await a.api("GET", `/geofences/${g.id}`)).body.occupantCount !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 1000));
+    // Posts may be evaluated in any order (an older point after a newer one is stale), but only one entry is emitted.
+    const all = (await a.api("GET", `/events?geofenceId=${g.id}`)).body.data;
+    expect(all.map((e: any) => e.type)).toEqual(["geofence.entry"]);
+  });
+});

@@ -313,7 +313,7 @@ describe("test-webhook, redeliver and history", () => {
       expect((await b.api("GET", `/webhook-deliveries/${sent.body.deliveryId}`)).status).toBe(404);
       expect((await b.api("POST", `/webhook-deliveries/${sent.body.deliveryId}/redeliver`)).status).toBe(404);
       expect((await b.api("GET", "/webhook-deliveries")).body.data).toEqual([]);
-      for (const q of ["status=done", "event=geofence.dwell", "geofenceId=nope", "limit=0"]) {
+      for (const q of ["status=done", "event=geofence.enter", "geofenceId=nope", "limit=0"]) {
         const res = await a.api("GET", `/webhook-deliveries?${q}`);
         expect(res.status, q).toBe(400);
       }
@@ -343,6 +343,39 @@ describe("plan gating", () => {
 });
 
 describe("account webhooks", () => {
+  it("geofence.dwell reaches the geofence's webhook and subscribed endpoints, with the entry's fields and dwell.seconds", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      const hook = await a.api("POST", "/webhooks", { url: receiver.url, secret: SECRET, events: ["geofence.dwell"] });
+      expect(hook.status, hook.text).toBe(201);
+      const { trackable, geofence } = await setup(a, receiver.url, { dwellSeconds: 60 });
+      await a.api("POST", `/trackables/${trackable.id}/locations`, {
+        locations: [
+          { ...INSIDE, timestamp: "2026-11-22T15:00:00.000Z" },
+          { ...INSIDE, accuracy: 4, timestamp: "2026-11-22T15:01:05.500Z" },
+        ],
+      });
+      // The geofence's own webhook gets entry and dwell; the account endpoint only dwell.
+      const got = await receiver.waitFor(3);
+      const dwells = got.filter((r) => r.json.event === "geofence.dwell");
+      expect(dwells).toHaveLength(2);
+      for (const d of dwells) {
+        expect(d.signatureValid).toBe(true);
+        expect(d.json).toEqual({
+          event: "geofence.dwell",
+          occurred_at: "2026-11-22T15:01:05.500Z",
+          geofence: { id: geofence.id, name: "Depot", latitude: CENTER.latitude, longitude: CENTER.longitude, radius: 200 },
+          beacon: { id: trackable.id, name: "Van 7", type: "vehicle" },
+          location: { latitude: INSIDE.latitude, longitude: INSIDE.longitude, accuracy: 4, timestamp: "2026-11-22T15:01:05.500Z" },
+          dwell: { seconds: 65 },
+        });
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("location.updated, battery.low and device.status_changed reach a subscribed endpoint", async () => {
     const receiver = await startReceiver({ secret: SECRET });
     try {

@@ -53,6 +53,13 @@ describe("geofences: create and read", () => {
       notificationType: "none",
       webhookUrl: null,
       webhookSecretSet: false,
+      exitBuffer: 0,
+      debounceSeconds: 0,
+      dwellSeconds: 0,
+      maxAccuracy: null,
+      tag: null,
+      externalId: null,
+      metadata: {},
       trackableIds: null,
       occupantCount: 0,
       createdAt: expect.stringMatching(ISO),
@@ -222,6 +229,59 @@ describe("geofences: polygons", () => {
     const back = await a.api("PATCH", `/geofences/${g.id}`, { shape: "polygon", geometry: outer });
     expect(back.body).toMatchObject({ shape: "polygon", geometry: outer });
     expect(back.body.latitude).toBeCloseTo(52.515, 3);
+  });
+});
+
+describe("geofences: noise settings, tag, externalId and metadata", () => {
+  it("stores and patches every setting; metadata is replaced whole", async () => {
+    const a = await newAccount();
+    const settings = { exitBuffer: 25.5, debounceSeconds: 30, dwellSeconds: 600, maxAccuracy: 100, tag: "depots", externalId: "store-42", metadata: { region: "north", n: 1 } };
+    const g = await geofenceOf(a, settings);
+    expect(g).toMatchObject(settings);
+    const patched = await a.api("PATCH", `/geofences/${g.id}`, { exitBuffer: 0, maxAccuracy: null, tag: null, metadata: { region: "south" } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({ exitBuffer: 0, debounceSeconds: 30, dwellSeconds: 600, maxAccuracy: null, tag: null, externalId: "store-42", metadata: { region: "south" } });
+    for (const body of [{ exitBuffer: 10_000, debounceSeconds: 86_400, dwellSeconds: 604_800, maxAccuracy: 0 }]) {
+      expect((await a.api("PATCH", `/geofences/${g.id}`, body)).body).toMatchObject(body);
+    }
+  });
+
+  it("refuses out-of-range settings, naming each", async () => {
+    const a = await newAccount();
+    for (const [body, fields] of [
+      [{ exitBuffer: -1 }, ["exitBuffer"]],
+      [{ exitBuffer: 10_001 }, ["exitBuffer"]],
+      [{ debounceSeconds: 1.5 }, ["debounceSeconds"]],
+      [{ debounceSeconds: 86_401 }, ["debounceSeconds"]],
+      [{ dwellSeconds: 604_801, maxAccuracy: -2 }, ["dwellSeconds", "maxAccuracy"]],
+      [{ tag: "t".repeat(65) }, ["tag"]],
+      [{ externalId: "" }, ["externalId"]],
+      [{ externalId: "x".repeat(129) }, ["externalId"]],
+      [{ metadata: [1] }, ["metadata"]],
+      [{ metadata: { big: "x".repeat(5000) } }, ["metadata"]],
+    ] as const) {
+      expectInvalid(await a.api("POST", "/geofences", { ...BASE, ...body }), [...fields], JSON.stringify(body).slice(0, 80));
+    }
+  });
+
+  it("externalId is unique per account (409 on create and patch), filters by tag and externalId", async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    const first = await geofenceOf(a, { externalId: "store-1", tag: "shops" });
+    const dup = await a.api("POST", "/geofences", { ...BASE, externalId: "store-1" });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error).toEqual({ code: "conflict", message: expect.stringContaining(`externalId: "store-1" is already used by geofence ${first.id}`) });
+    const second = await geofenceOf(a, { externalId: "store-2", tag: "shops" });
+    const third = await geofenceOf(a, { tag: "depots" });
+    expect((await a.api("PATCH", `/geofences/${second.id}`, { externalId: "store-1" })).status).toBe(409);
+    expect((await a.api("PATCH", `/geofences/${first.id}`, { externalId: "store-1", name: "Same" })).status).toBe(200);
+    // Another account may use the same externalId.
+    expect((await b.api("POST", "/geofences", { ...BASE, externalId: "store-1" })).status).toBe(201);
+    const ids = async (q: string) => (await a.api("GET", `/geofences?${q}`)).body.data.map((g: { id: string }) => g.id);
+    expect(await ids("tag=shops")).toEqual([second.id, first.id]);
+    expect(await ids("tag=depots")).toEqual([third.id]);
+    expect(await ids("externalId=store-2")).toEqual([second.id]);
+    expect(await ids("externalId=nope")).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { PolygonGeometry } from "../../geofences/shapes";
 import { accounts } from "./accounts";
 import { createdAt, id, updatedAt } from "./columns";
@@ -21,6 +21,15 @@ export const geofences = pgTable(
     webhookUrl: text("webhook_url"),
     // Needed in clear to sign deliveries; never returned by the API (write-only).
     webhookSecret: text("webhook_secret"),
+    // GPS-noise settings (see lib/geofences/evaluation.ts): hysteresis in metres, debounce and dwell in seconds, and the
+    // worst accuracy (metres) a point may have to count; null = no limit.
+    exitBuffer: doublePrecision("exit_buffer").notNull().default(0),
+    debounceSeconds: integer("debounce_seconds").notNull().default(0),
+    dwellSeconds: integer("dwell_seconds").notNull().default(0),
+    maxAccuracy: doublePrecision("max_accuracy"),
+    tag: text("tag"),
+    externalId: text("external_id"),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     // true: every trackable of the account is evaluated; false: only those in geofence_trackables.
     allTrackables: boolean("all_trackables").notNull().default(true),
     createdAt: createdAt(),
@@ -29,6 +38,10 @@ export const geofences = pgTable(
   (t) => [
     // GET /geofences pages through an account's geofences by id.
     index("geofences_account_id_idx").on(t.accountId, t.id),
+    // GET /geofences?tag= pages through one tag's geofences.
+    index("geofences_account_tag_idx").on(t.accountId, t.tag, t.id),
+    // An externalId names one geofence per account (a duplicate is 409), and GET /geofences?externalId= finds it.
+    uniqueIndex("geofences_account_external_id_idx").on(t.accountId, t.externalId),
     // Evaluation finds the geofences whose bounding cube contains a point without scanning the account's geofences.
     // The cube is padded by 1%: earthdistance's sphere (R = 6378168 m) is larger than the haversine one we decide
     // "inside" with (R = 6371008.8 m), so an unpadded cube could miss a point right at the radius.
