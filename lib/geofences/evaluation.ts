@@ -127,6 +127,11 @@ const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 const KIND_ORDER = { exit: 0, entry: 1, dwell: 2 } as const;
 
+/** Metres the point is outside the fence's boundary (0 when inside or on it). */
+export function metresOutsideFence(fence: FenceShape, p: LatLon): number {
+  return contains(fence, p) ? 0 : metresOutside({ ...fence, geometry: fence.geometry ?? null }, p);
+}
+
 /** Whether the point is on the inside side for a trackable that `wasInside`: an exit needs more than the exit buffer. */
 function sideOf(fence: FenceShape, p: LatLon, wasInside: boolean): boolean {
   if (contains(fence, p)) return true;

@@ -1,12 +1,14 @@
-import { and, asc, desc, eq, inArray, lt, notInArray, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
-import { geofenceMemberships, geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
+import { geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
+import { wakeRunner } from "@/lib/jobs/client";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { planRequired } from "@/lib/http/handler";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { shapeIssues, type CreateGeofenceInput, type Geofence, type GeofenceListQuery, type NotificationType, type UpdateGeofenceInput } from "./schemas";
 import { occupantCounts } from "./occupancy";
+import { exitAllOnDelete, exitUnassigned, reevaluateOnReshape } from "./synthetic";
 import { polygonSummary, type PolygonGeometry } from "./shapes";
 
 /** The API shape: the secret never leaves the server, only whether one is set. */
@@ -126,12 +128,6 @@ function assertPlanAllows(ctx: Ctx, notificationType: NotificationType): void {
 
 async function replaceAssignments(ctx: Ctx, geofenceId: string, trackableIds: string[] | null): Promise<void> {
   await exec(ctx).delete(geofenceTrackables).where(eq(geofenceTrackables.geofenceId, geofenceId));
-  // A trackable no longer assigned is no longer inside (occupancy counts only trackables the geofence applies to).
-  if (trackableIds) {
-    await exec(ctx)
-      .delete(geofenceMemberships)
-      .where(and(eq(geofenceMemberships.geofenceId, geofenceId), trackableIds.length > 0 ? notInArray(geofenceMemberships.trackableId, trackableIds) : undefined));
-  }
   if (trackableIds && trackableIds.length > 0) {
     await exec(ctx)
       .insert(geofenceTrackables)
@@ -237,8 +233,11 @@ export async function getGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promis
  * and the replacement of the assignment happen in one transaction, with the row locked against concurrent patches.
  */
 export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateGeofenceInput }): Promise<Geofence> {
-  return guardExternalId(input.externalId, () => withTransaction(ctx, async (tx) => {
-    const [current] = await exec(tx).select().from(geofences).where(ownedBy(tx, id)).for("update");
+  let deliveries = 0;
+  const updated = await guardExternalId(input.externalId, () => withTransaction(ctx, async (tx) => {
+    // NO KEY UPDATE, not UPDATE: an evaluation inserting a membership of this geofence (a foreign key: KEY SHARE) must
+    // not wait for us while we wait for its trackable's state row (synthetic transitions below lock those).
+    const [current] = await exec(tx).select().from(geofences).where(ownedBy(tx, id)).for("no key update");
     if (!current) throw notFound("Geofence", id);
 
     const notificationType = input.notificationType ?? current.notificationType;
@@ -277,13 +276,38 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
         updatedAt: new Date(),
       })
       .where(ownedBy(tx, id));
-    if (trackableIds !== undefined) await replaceAssignments(tx, id, trackableIds);
+    const [row] = await exec(tx).select().from(geofences).where(ownedBy(tx, id));
+    // Synthetic transitions, at the moment of the change: trackables no longer assigned leave; after a change of
+    // shape, position or size, each trackable it applies to is decided again at its last evaluated location.
+    if (trackableIds !== undefined) {
+      deliveries += await exitUnassigned(tx.tx, tx.account, row!, trackableIds);
+      await replaceAssignments(tx, id, trackableIds);
+    }
+    const moved =
+      row!.shape !== current.shape ||
+      row!.latitude !== current.latitude ||
+      row!.longitude !== current.longitude ||
+      row!.radius !== current.radius ||
+      JSON.stringify(row!.geometry) !== JSON.stringify(current.geometry);
+    if (moved) {
+      const assigned = row!.allTrackables ? null : new Set((await assignmentsOf(tx, [row!])).get(id) ?? []);
+      deliveries += await reevaluateOnReshape(tx.tx, tx.account, row!, (trackableId) => assigned === null || assigned.has(trackableId));
+    }
     return getGeofence({ ctx: tx, id });
   }));
+  if (deliveries > 0) wakeRunner();
+  return updated;
 }
 
-/** Deletes the geofence and its assignments. */
+/** Deletes the geofence and its assignments; every trackable inside it exits first (reason geofence_deleted). */
 export async function deleteGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const rows = await exec(ctx).delete(geofences).where(ownedBy(ctx, id)).returning({ id: geofences.id });
-  if (rows.length === 0) throw notFound("Geofence", id);
+  const deliveries = await withTransaction(ctx, async (tx) => {
+    const [row] = await exec(tx).select().from(geofences).where(ownedBy(tx, id));
+    if (!row) throw notFound("Geofence", id);
+    const sent = await exitAllOnDelete(tx.tx, tx.account, row);
+    const rows = await exec(tx).delete(geofences).where(ownedBy(tx, id)).returning({ id: geofences.id });
+    if (rows.length === 0) throw notFound("Geofence", id);
+    return sent;
+  });
+  if (deliveries > 0) wakeRunner();
 }

@@ -420,3 +420,99 @@ describe("account webhooks", () => {
     }
   });
 });
+
+describe("synthetic transitions", () => {
+  async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const got = await get();
+      if (got !== undefined) return got;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  const withReason = (rx: { received: { json: Record<string, any> }[] }, reason: string, trackableId: string) => () =>
+    rx.received.find((r) => r.json.reason === reason && r.json.beacon.id === trackableId)?.json;
+
+  it("unassigning, reshaping, deleting a trackable and deleting a geofence emit exits (and a reshape entry) with a reason", async () => {
+    const fenceRx = await startReceiver({ secret: SECRET });
+    const accountRx = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      expect((await a.api("POST", "/webhooks", { url: accountRx.url, secret: SECRET, events: ["geofence.entry", "geofence.exit"] })).status).toBe(201);
+      const t1 = (await a.api("POST", "/trackables", { name: "One" })).body;
+      const { trackable: t2, geofence } = await setup(a, fenceRx.url);
+      for (const t of [t1, t2]) await a.api("POST", `/trackables/${t.id}/locations`, { ...INSIDE, accuracy: 7, timestamp: "2026-11-22T16:00:00.000Z" });
+      await until("both entries", () => (fenceRx.received.length >= 2 && accountRx.received.length >= 2 ? true : undefined));
+      // Real crossings keep exactly the spec's fields.
+      expect(Object.keys(fenceRx.received[0]!.json)).toEqual(["event", "occurred_at", "geofence", "beacon", "location"]);
+
+      // 1. Unassigned: t1 leaves at the moment of the change, at its last evaluated location.
+      const before = Date.now();
+      expect((await a.api("PATCH", `/geofences/${geofence.id}`, { trackableIds: [t2.id] })).status).toBe(200);
+      for (const rx of [fenceRx, accountRx]) {
+        const exit = await until("unassigned exit", withReason(rx, "unassigned", t1.id));
+        expect(Object.keys(exit)).toEqual(["event", "occurred_at", "geofence", "beacon", "location", "reason"]);
+        expect(exit).toMatchObject({ event: "geofence.exit", geofence: { id: geofence.id }, location: { ...INSIDE, accuracy: 7, timestamp: "2026-11-22T16:00:00.000Z" } });
+        expect(Date.parse(exit.occurred_at)).toBeGreaterThanOrEqual(before - 1000);
+      }
+      expect(fenceRx.received.every((r) => r.signatureValid)).toBe(true);
+      const [recorded] = (await a.api("GET", `/events?trackableId=${t1.id}&type=geofence.exit`)).body.data;
+      expect(recorded).toMatchObject({ geofenceId: geofence.id, reason: "unassigned", confidence: null, durationSeconds: expect.any(Number) });
+      expect((await a.api("GET", `/geofences/${geofence.id}`)).body.occupantCount).toBe(1);
+
+      // 2. Reshaped away from t2: an exit; reshaped back over it: an entry, both "geofence_changed".
+      expect((await a.api("PATCH", `/geofences/${geofence.id}`, { latitude: 10, longitude: 10 })).status).toBe(200);
+      const moved = await until("reshape exit", withReason(fenceRx, "geofence_changed", t2.id));
+      expect(moved).toMatchObject({ event: "geofence.exit", geofence: { latitude: 10, longitude: 10 } });
+      const polygon = { type: "Polygon", coordinates: [[[13.40, 52.51], [13.41, 52.51], [13.41, 52.53], [13.40, 52.53], [13.40, 52.51]]] };
+      expect((await a.api("PATCH", `/geofences/${geofence.id}`, { shape: "polygon", geometry: polygon })).status).toBe(200);
+      await until("reshape entry", () => fenceRx.received.find((r) => r.json.reason === "geofence_changed" && r.json.event === "geofence.entry")?.json);
+      expect((await a.api("GET", `/geofences/${geofence.id}/occupants`)).body.data.map((o: { trackableId: string }) => o.trackableId)).toEqual([t2.id]);
+      // A rename is not a reshape: nothing more.
+      const count = fenceRx.received.length;
+      await a.api("PATCH", `/geofences/${geofence.id}`, { name: "Renamed" });
+
+      // 3. The trackable is deleted: it leaves, and the event outlives it.
+      expect((await a.api("DELETE", `/trackables/${t2.id}`)).status).toBe(204);
+      const gone = await until("trackable_deleted exit", withReason(fenceRx, "trackable_deleted", t2.id));
+      expect(gone).toMatchObject({ event: "geofence.exit", geofence: { id: geofence.id, name: "Renamed" }, beacon: { id: t2.id, name: "Van 7" } });
+      expect(fenceRx.received.length).toBe(count + 1);
+      const events = (await a.api("GET", `/events?trackableId=${t2.id}`)).body.data;
+      expect(events.map((e: { type: string; reason: string }) => `${e.type}:${e.reason}`).slice(0, 3)).toEqual([
+        "geofence.exit:trackable_deleted",
+        "geofence.entry:geofence_changed",
+        "geofence.exit:geofence_changed",
+      ]);
+
+      // 4. The geofence is deleted: who is inside leaves, delivered to the webhook it had at that moment.
+      const t3 = (await a.api("POST", "/trackables", { name: "Three" })).body;
+      await a.api("PATCH", `/geofences/${geofence.id}`, { trackableIds: null });
+      await a.api("POST", `/trackables/${t3.id}/locations`, { ...INSIDE, timestamp: "2026-11-22T16:10:00.000Z" });
+      await until("t3 entry", () => fenceRx.received.find((r) => r.json.event === "geofence.entry" && r.json.beacon.id === t3.id));
+      expect((await a.api("DELETE", `/geofences/${geofence.id}`)).status).toBe(204);
+      for (const rx of [fenceRx, accountRx]) {
+        const exit = await until("geofence_deleted exit", withReason(rx, "geofence_deleted", t3.id));
+        expect(exit).toMatchObject({ event: "geofence.exit", geofence: { id: geofence.id, name: "Renamed" } });
+      }
+      const [last] = (await a.api("GET", `/events?trackableId=${t3.id}&type=geofence.exit`)).body.data;
+      expect(last).toMatchObject({ reason: "geofence_deleted", geofenceId: geofence.id });
+      const delivery = (await a.api("GET", `/webhook-deliveries?trackableId=${t3.id}&event=geofence.exit`)).body.data[0];
+      expect(delivery.eventId).toBe(last.id);
+    } finally {
+      await fenceRx.close();
+      await accountRx.close();
+    }
+  });
+
+  it("on the free plan they are recorded, and nothing is sent", async () => {
+    const a = await newAccount({ plan: "free" });
+    const t = (await a.api("POST", "/trackables", { name: "Free" })).body;
+    const g = (await a.api("POST", "/geofences", { name: "Depot", ...CENTER, radius: 200 })).body;
+    await a.api("POST", `/trackables/${t.id}/locations`, { ...INSIDE, timestamp: "2026-11-22T17:00:00.000Z" });
+    await until("entry", async () => ((await a.api("GET", `/geofences/${g.id}`)).body.occupantCount === 1 ? true : undefined));
+    expect((await a.api("DELETE", `/geofences/${g.id}`)).status).toBe(204);
+    const events = (await a.api("GET", `/events?trackableId=${t.id}&type=geofence.exit`)).body.data;
+    expect(events).toMatchObject([{ reason: "geofence_deleted", geofenceId: g.id }]);
+  });
+});
