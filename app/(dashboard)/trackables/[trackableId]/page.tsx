@@ -7,6 +7,7 @@ import { FirstLocationHelp } from "@/components/trackables/first-location-help";
 import { BatteryIndicator, StatusIndicator } from "@/components/trackables/indicators";
 import { TrackMap } from "@/components/trackables/maps";
 import { ShareLinksPanel } from "@/components/share-links/share-links-panel";
+import { EventTimeline } from "@/components/trackables/event-timeline";
 import { RangePicker } from "@/components/trackables/range-picker";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
 import { Badge, Card } from "@/components/ui";
@@ -20,6 +21,9 @@ import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
 import { listShareLinks } from "@/lib/share-links/share-links";
 import { getTrackableStatuses } from "@/lib/trackables/status";
 import { getTrackable } from "@/lib/trackables/trackables";
+import { listEvents } from "@/lib/events/events";
+import { listAllGeofences } from "@/lib/geofences/geofences";
+import { listTrackableGeofences } from "@/lib/geofences/occupancy";
 
 type Props = {
   params: Promise<{ trackableId: string }>;
@@ -45,11 +49,15 @@ export default async function TrackablePage({ params, searchParams }: Props) {
   const trackable = await loadTrackable(trackableId);
   const now = new Date();
   const range = parseTimeRange(await searchParams, now);
-  const [track, statuses, shareLinks] = await Promise.all([
+  const [track, statuses, shareLinks, inside, events, fences] = await Promise.all([
     readTrack({ ctx, trackableId, from: range.from, to: range.to }),
     getTrackableStatuses({ ctx, trackables: [trackable], now }),
     listShareLinks({ ctx, query: { trackableId, active: true, limit: 100 }, now }),
+    listTrackableGeofences({ ctx, trackableId, query: { limit: 100 } }),
+    listEvents({ ctx, query: { trackableId, limit: RECENT_ROWS } }),
+    listAllGeofences({ ctx }),
   ]);
+  const geofenceNames = new Map(fences.map((g) => [g.id, g.name]));
   const status = statuses.get(trackable.id)!;
   const threshold = env().BATTERY_LOW_THRESHOLD;
   const latest = trackable.lastLocation;
@@ -159,6 +167,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               <LatestDetails location={latest} threshold={threshold} now={now} />
             </Card>
           ) : null}
+          <EventTimeline inside={inside.data} events={events.data} geofenceNames={geofenceNames} now={now} />
           <ShareLinksPanel trackableId={trackable.id} initialLinks={shareLinks.data} />
         </div>
       </div>
