@@ -26,7 +26,7 @@ function describe(e: Event, names: ReadonlyMap<string, string>): { label: string
     case "battery.low":
       return { label: "Battery low", color: "yellow", detail: "" };
     default:
-      return { label: "Status", color: "gray", detail: "online/offline changed" };
+      return { label: "Status", color: "gray", detail: "came online or went offline" };
   }
 }
 
