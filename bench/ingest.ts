@@ -1,7 +1,7 @@
 // Ingest throughput: single-point posts (requests/s) and 100-point batches (points/s) against `next start` on
 // Postgres, beside a baseline (bench/baseline-server.ts: node:http + the same insert with postgres.js) measured in the
-// same run; and single points from a tracking app, POST /ingest/traccar in the query form (device token, resend check).
-// Usage: npx tsx bench/ingest.ts [seconds=10] [concurrency=16]
+// same run; single points from a tracking app, POST /ingest/traccar in the query form (device token, resend check);
+// and the app again once the account has [fences] geofences around the points (half circles, half 20-vertex polygons). Usage: npx tsx bench/ingest.ts [seconds=10] [concurrency=16] [fences=1000]
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { buildIfStale } from "@/scripts/build";
@@ -10,6 +10,7 @@ import { fmt, load, point, scratchDatabase, provisionKey } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 10);
 const concurrency = Number(process.argv[3] ?? 16);
+const fenceCount = Number(process.argv[4] ?? 1000);
 
 async function main() {
   buildIfStale();
@@ -40,14 +41,19 @@ async function main() {
       const d = await fetch(`${app.baseUrl}/api/v1/trackables/${id}/device-tokens`, { method: "POST", headers, body: "{}" });
       deviceTokens.push(((await d.json()) as { token: string }).token);
     }
-    const targets = {
-      "next start (Fenceline)": { base: app.baseUrl, pid: app.process.pid! },
-      "baseline (node:http + postgres.js)": { base: `http://127.0.0.1:${port}`, pid: baseline.pid! },
-    };
+    const app0 = { base: app.baseUrl, pid: app.process.pid! };
+    // The baseline runs last: it inserts into the same trackables without evaluating, and the app would otherwise
+    // spend the next run evaluating the baseline's points.
+    const targets: [string, { base: string; pid: number }, (() => Promise<void>)?][] = [
+      ["next start (Fenceline), no geofences", app0],
+      [`next start (Fenceline), ${fmt(fenceCount)} geofences`, app0, () => createFences(app.baseUrl, headers)],
+      ["baseline (node:http + postgres.js)", { base: `http://127.0.0.1:${port}`, pid: baseline.pid! }],
+    ];
     const batch = { locations: Array.from({ length: 100 }, (_, i) => point(i)) };
     const rates: Record<string, number> = {};
     console.log(`ingest bench: ${seconds} s per run, ${concurrency} concurrent clients, Postgres, load average ${loadAverage()}`);
-    for (const [label, { base, pid }] of Object.entries(targets)) {
+    for (const [label, { base, pid }, before] of targets) {
+      await before?.();
       const url = (i: number) => `${base}/api/v1/trackables/${trackables[i % trackables.length]}/locations`;
       await load((i) => fetch(url(i), { method: "POST", headers, body: JSON.stringify(point(i)) }), { concurrency, seconds: 2 }); // warm-up
       const cpu0 = cpuMs(pid);
@@ -56,7 +62,7 @@ async function main() {
       rates[label] = single.perSecond;
       const batched = await load((i) => fetch(url(i), { method: "POST", headers, body: JSON.stringify(batch) }), { concurrency, seconds });
       console.log(
-        `${label.padEnd(36)} single: ${fmt(single.perSecond).padStart(6)} req/s (p50 ${fmt(single.p50, 1)} ms, p95 ${fmt(single.p95, 1)} ms, ${single.errors} errors, server CPU ${fmt(cpuPerPost, 2)} ms/post)` +
+        `${label.padEnd(40)} single: ${fmt(single.perSecond).padStart(6)} req/s (p50 ${fmt(single.p50, 1)} ms, p95 ${fmt(single.p95, 1)} ms, ${single.errors} errors, server CPU ${fmt(cpuPerPost, 2)} ms/post)` +
           `   batch of 100: ${fmt(batched.perSecond * 100).padStart(7)} points/s (p50 ${fmt(batched.p50, 1)} ms, p95 ${fmt(batched.p95, 1)} ms, ${batched.errors} errors)`,
       );
       if (base !== app.baseUrl) continue;
@@ -83,6 +89,30 @@ async function main() {
     baseline.kill();
     await app.stop();
     await db.drop();
+  }
+}
+
+/** Geofences spread around the bench's points (see point() in bench/lib.ts), through the API, 20 at a time. */
+async function createFences(base: string, headers: Record<string, string>) {
+  const body = (i: number) => {
+    const lat = 52.4 + ((i * 7919) % 1000) / 5000;
+    const lon = 13.2 + ((i * 104729) % 1000) / 2500;
+    if (i % 2 === 0) return { name: `fence ${i}`, latitude: lat, longitude: lon, radius: 100 + (i % 20) * 50 };
+    const ring: [number, number][] = Array.from({ length: 20 }, (_, k) => {
+      const a = (2 * Math.PI * k) / 20;
+      const r = (k % 2 ? 0.004 : 0.002) * (1 + (i % 5) / 5);
+      return [lon + Math.sin(a) * r * 1.6, lat + Math.cos(a) * r];
+    });
+    ring.push(ring[0]!);
+    return { name: `fence ${i}`, shape: "polygon", geometry: { type: "Polygon", coordinates: [ring] } };
+  };
+  for (let i = 0; i < fenceCount; i += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, fenceCount - i) }, async (_, k) => {
+        const res = await fetch(`${base}/api/v1/geofences`, { method: "POST", headers, body: JSON.stringify(body(i + k)) });
+        if (res.status !== 201) throw new Error(`creating fence ${i + k}: ${res.status} ${await res.text()}`);
+      }),
+    );
   }
 }
 

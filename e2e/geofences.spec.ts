@@ -225,3 +225,22 @@ test("a failing test webhook explains itself and links to the geofence's deliver
     await receiver.close();
   }
 });
+
+test("a polygon made through the API is drawn as a polygon and keeps its rings when renamed in the editor", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "polygon geofence"));
+  const name = uniq("Polygon yard");
+  const geometry = { type: "Polygon", coordinates: [[[2.29, 48.857], [2.30, 48.857], [2.30, 48.86], [2.295, 48.858], [2.29, 48.86], [2.29, 48.857]]] };
+  const created = await api.post("/geofences", { name, shape: "polygon", geometry });
+  expect(created.status).toBe(201);
+  await page.goto("/geofences");
+  // Leaflet draws a polygon as a path; the list item opens the polygon's form with an explanation.
+  await page.getByTestId("geofence-item").filter({ hasText: name }).click();
+  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 6 positions");
+  await page.getByLabel("Name").fill(`${name} (renamed)`);
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Changes saved.")).toBeVisible();
+  const after = (await api.get(`/geofences/${created.body.id}`)).body;
+  expect(after).toMatchObject({ name: `${name} (renamed)`, shape: "polygon", geometry });
+  errors.expectNone();
+});

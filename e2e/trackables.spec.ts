@@ -242,3 +242,35 @@ test("an unknown address outside the dashboard gets the branded 404 page", async
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "This page does not exist" })).toBeVisible();
 });
+
+test("the trackable's timeline shows an entry and the geofence it is inside, at 390 px too", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "e2e timeline"));
+  const trackable = (await api.post("/trackables", { name: "Timeline van" })).body;
+  const yard = { type: "Polygon", coordinates: [[[13.40, 52.51], [13.41, 52.51], [13.41, 52.53], [13.40, 52.53], [13.40, 52.51]]] };
+  const fence = await api.post("/geofences", { name: "Timeline yard", shape: "polygon", geometry: yard });
+  expect(fence.status).toBe(201);
+  const posted = await api.post(`/trackables/${trackable.id}/locations`, {
+    locations: [
+      { latitude: 52.5, longitude: 13.405, timestamp: minutesAgo(3) },
+      { latitude: 52.52, longitude: 13.405, accuracy: 5, timestamp: minutesAgo(2) },
+    ],
+  });
+  expect(posted.status).toBe(201);
+
+  const timeline = page.getByRole("list", { name: "Event timeline" });
+  // Evaluation runs after the post returns: reload until the entry is there.
+  await expect(async () => {
+    await page.goto(`/trackables/${trackable.id}`);
+    await expect(timeline.getByTestId("timeline-event").filter({ hasText: "Entered" })).toContainText("Timeline yard", { timeout: 1000 });
+  }).toPass();
+  await expect(page.getByTestId("inside-list")).toContainText("Timeline yard");
+  await shot(page, "trackable-timeline-1280");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(timeline.getByTestId("timeline-event").filter({ hasText: "Entered" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, "trackable-timeline-390");
+  errors.expectNone();
+});

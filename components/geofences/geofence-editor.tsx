@@ -187,9 +187,13 @@ export function GeofenceEditor({
       return;
     }
     const url = form.webhookUrl.trim();
+    // A polygon (made through the API) keeps its rings unless its centre or radius was changed here, which makes it
+    // the circle drawn on the map.
+    const polygonKept =
+      saved?.shape === "polygon" && numbers.latitude === saved.latitude && numbers.longitude === saved.longitude && numbers.radius === saved.radius;
     const body: Record<string, unknown> = {
       name: form.name,
-      ...numbers,
+      ...(polygonKept ? {} : { ...numbers, ...(saved?.shape === "polygon" ? { shape: "circle" } : {}) }),
       trackableIds: form.allTrackables ? null : form.trackableIds,
       ...(enterprise
         ? {
@@ -249,7 +253,10 @@ export function GeofenceEditor({
     }
   }
 
-  const mapGeofences = useMemo(() => list.map(({ id, name, latitude, longitude, radius }) => ({ id, name, latitude, longitude, radius })), [list]);
+  const mapGeofences = useMemo(
+    () => list.map(({ id, name, latitude, longitude, radius, geometry }) => ({ id, name, latitude, longitude, radius, rings: geometry?.coordinates ?? null })),
+    [list],
+  );
   const mapTrackables = useMemo(
     () => trackables.flatMap((t) => (t.lastPosition ? [{ id: t.id, name: t.name, latitude: t.lastPosition.latitude, longitude: t.lastPosition.longitude }] : [])),
     [trackables],
@@ -302,6 +309,12 @@ export function GeofenceEditor({
               </div>
               {creating && !draft && !drawing ? (
                 <p className="mt-2 text-sm text-slate-600">Draw the circle on the map, or type its centre and radius below.</p>
+              ) : null}
+              {saved?.shape === "polygon" ? (
+                <p className="mt-2 rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" data-testid="polygon-note">
+                  A polygon of {saved.geometry?.coordinates.reduce((n, ring) => n + ring.length, 0)} positions, set through the API. The
+                  centre and radius below are its centroid and farthest vertex; changing them replaces the polygon with that circle.
+                </p>
               ) : null}
               <form onSubmit={save} noValidate className="mt-4 space-y-5" aria-label="Geofence">
                 {formError ? <Alert>{formError}</Alert> : null}

@@ -4,7 +4,7 @@
 // the radius. Import through ./index (client-only, no SSR).
 import L from "leaflet";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Circle, CircleMarker, Marker, Tooltip, useMap } from "react-leaflet";
+import { Circle, CircleMarker, Marker, Polygon, Tooltip, useMap } from "react-leaflet";
 import BaseMap from "@/components/map/base-map";
 import type { MapConfig } from "@/lib/config/map";
 import { MAX_RADIUS_M } from "@/lib/geofences/limits";
@@ -18,6 +18,8 @@ export interface Shape {
 export interface MapGeofence extends Shape {
   id: string;
   name: string;
+  /** A polygon's rings as GeoJSON [lon, lat] positions; null for a circle. */
+  rings: [number, number][][] | null;
 }
 
 export interface MapTrackable {
@@ -109,20 +111,24 @@ export default function GeofenceMap(props: GeofenceMapProps) {
         ))}
         {geofences
           .filter((g) => g.id !== selectedId)
-          .map((g) => (
-            <Circle
-              key={g.id}
-              center={[g.latitude, g.longitude]}
-              radius={g.radius}
-              pathOptions={{ color: "#475569", weight: 2, fillColor: "#64748b", fillOpacity: 0.12 }}
-              eventHandlers={{ click: () => (drawing ? undefined : props.onSelect(g.id)) }}
-            >
-              {/* Names stay on the map from street level; zoomed out they would pile up, so they show on hover. */}
+          .map((g) => {
+            const style = { pathOptions: { color: "#475569", weight: 2, fillColor: "#64748b", fillOpacity: 0.12 }, eventHandlers: { click: () => (drawing ? undefined : props.onSelect(g.id)) } };
+            // Names stay on the map from street level; zoomed out they would pile up, so they show on hover.
+            const label = (
               <Tooltip key={zoom !== null && zoom >= LABEL_MIN_ZOOM ? "permanent" : "hover"} permanent={zoom !== null && zoom >= LABEL_MIN_ZOOM} direction="center">
                 {g.name}
               </Tooltip>
-            </Circle>
-          ))}
+            );
+            return g.rings ? (
+              <Polygon key={g.id} positions={g.rings.map((ring) => ring.map(([lon, lat]) => [lat, lon] as [number, number]))} {...style}>
+                {label}
+              </Polygon>
+            ) : (
+              <Circle key={g.id} center={[g.latitude, g.longitude]} radius={g.radius} {...style}>
+                {label}
+              </Circle>
+            );
+          })}
         {draft ? <DraftShape draft={draft} drawing={drawing} onChange={props.onDraftChange} /> : null}
         <DrawTool active={drawing} onDraw={props.onDraftChange} onEnd={props.onDrawEnd} onCancel={props.onDrawCancel} />
       </BaseMap>

@@ -6,6 +6,7 @@ import { geofences, geofenceTrackables, trackables } from "@/lib/db/schema";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { candidatesQuery, findCandidates, loadShapes } from "./candidates";
 import { contains, EARTH_RADIUS_M, haversineMeters, type LatLon } from "./evaluation";
+import { polygonSummary } from "./shapes";
 
 // A real database opened the way the app opens it: embedded PGlite in a temp DATA_DIR, or, with DATABASE_URL, a
 // scratch database of its own on that Postgres (so an older schema left in the shared one cannot get in the way).
@@ -84,7 +85,7 @@ describe("findCandidates", () => {
   it("returns the row's fields with honest types", async () => {
     const centre = { latitude: 35.68, longitude: 139.76 };
     const id = await fence({ name: "typed", ...centre, radius: 123.25 });
-    await db.update(geofences).set({ notificationType: "webhook", webhookUrl: "https://example.com/h", webhookSecret: "s3cret" }).where(eq(geofences.id, id));
+    await db.update(geofences).set({ notificationType: "webhook", webhookUrl: "https://example.com/h", webhookSecret: "s3cret", exitBuffer: 12.5, maxAccuracy: 40 }).where(eq(geofences.id, id));
     const [list] = await findCandidates(db, { accountId, trackableId: t1, points: [centre] });
     expect(list).toHaveLength(1);
     const c = list![0];
@@ -94,12 +95,36 @@ describe("findCandidates", () => {
       latitude: 35.68,
       longitude: 139.76,
       radius: 123.25,
+      geometry: null,
+      exitBuffer: 12.5,
+      debounceSeconds: 0,
+      dwellSeconds: 0,
+      maxAccuracy: 40,
       notificationType: "webhook",
       webhookUrl: "https://example.com/h",
       webhookSecret: "s3cret",
     });
     expect(typeof c!.latitude).toBe("number");
+    expect(typeof c!.debounceSeconds).toBe("number");
     expect(typeof c!.radius).toBe("number");
+  });
+
+  it("finds a polygon by its bounding circle, with its rings as an object; the exact test decides", async () => {
+    // A "U" opening north; its notch lies inside the bounding circle but outside the polygon.
+    const geometry = {
+      type: "Polygon" as const,
+      coordinates: [[[10, 50], [10.03, 50], [10.03, 50.03], [10.02, 50.03], [10.02, 50.01], [10.01, 50.01], [10.01, 50.03], [10, 50.03], [10, 50]]] as [number, number][][],
+    };
+    const summary = polygonSummary(geometry);
+    const [row] = await db.insert(geofences).values({ accountId, name: "U", shape: "polygon", geometry, ...summary }).returning({ id: geofences.id });
+    const notch = { latitude: 50.02, longitude: 10.015 };
+    const arm = { latitude: 50.02, longitude: 10.005 };
+    const [inNotch, inArm] = await findCandidates(db, { accountId, trackableId: t1, points: [notch, arm] });
+    const u = inNotch!.find((c) => c.id === row!.id)!;
+    expect(u.geometry).toEqual(geometry);
+    expect(contains(u, notch)).toBe(false);
+    expect(contains(inArm!.find((c) => c.id === row!.id)!, arm)).toBe(true);
+    await db.delete(geofences).where(eq(geofences.id, row!.id));
   });
 
   it("a point at exactly the radius is a candidate (and contained); well beyond it is not a candidate", async () => {
@@ -209,6 +234,11 @@ describe("loadShapes", () => {
       name: "shape-t1",
       ...centre,
       radius: 100,
+      geometry: null,
+      exitBuffer: 0,
+      debounceSeconds: 0,
+      dwellSeconds: 0,
+      maxAccuracy: null,
       notificationType: "none",
       webhookUrl: null,
       webhookSecret: null,

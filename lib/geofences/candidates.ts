@@ -7,7 +7,19 @@ import type { LatLon } from "./evaluation";
 /** What evaluation needs of a geofence: its shape, and what its entry/exit events carry and where they go. */
 export type FenceCandidate = Pick<
   GeofenceRow,
-  "id" | "name" | "latitude" | "longitude" | "radius" | "notificationType" | "webhookUrl" | "webhookSecret"
+  | "id"
+  | "name"
+  | "latitude"
+  | "longitude"
+  | "radius"
+  | "geometry"
+  | "exitBuffer"
+  | "debounceSeconds"
+  | "dwellSeconds"
+  | "maxAccuracy"
+  | "notificationType"
+  | "webhookUrl"
+  | "webhookSecret"
 >;
 
 const fenceColumns = {
@@ -16,6 +28,11 @@ const fenceColumns = {
   latitude: geofences.latitude,
   longitude: geofences.longitude,
   radius: geofences.radius,
+  geometry: geofences.geometry,
+  exitBuffer: geofences.exitBuffer,
+  debounceSeconds: geofences.debounceSeconds,
+  dwellSeconds: geofences.dwellSeconds,
+  maxAccuracy: geofences.maxAccuracy,
   notificationType: geofences.notificationType,
   webhookUrl: geofences.webhookUrl,
   webhookSecret: geofences.webhookSecret,
@@ -40,8 +57,9 @@ function float8Array(values: readonly number[]): string {
 }
 
 // Row as the drivers return it: uuid/text as strings, double precision and int4 as numbers (never bigint: the
-// ordinality is cast). `notificationType` is the text column drizzle also types as its enum.
-type CandidateRow = FenceCandidate & { index: number };
+// ordinality is cast). `notificationType` is the text column drizzle also types as its enum. A polygon's rings are
+// not in it: they are fetched once per geofence, not once per (point, geofence) pair.
+type CandidateRow = Omit<FenceCandidate, "geometry"> & { index: number; polygon: boolean };
 
 /**
  * The one query behind findCandidates, exported so its plan can be checked. The join condition repeats the GiST index
@@ -53,6 +71,9 @@ export function candidatesQuery(input: { accountId: string; trackableId: string;
   return sql`
     select (p.idx - 1)::int4 as "index", ${geofences.id} as "id", ${geofences.name} as "name",
            ${geofences.latitude} as "latitude", ${geofences.longitude} as "longitude", ${geofences.radius} as "radius",
+           ${geofences.shape} = 'polygon' as "polygon", ${geofences.exitBuffer} as "exitBuffer",
+           ${geofences.debounceSeconds} as "debounceSeconds", ${geofences.dwellSeconds} as "dwellSeconds",
+           ${geofences.maxAccuracy} as "maxAccuracy",
            ${geofences.notificationType} as "notificationType", ${geofences.webhookUrl} as "webhookUrl",
            ${geofences.webhookSecret} as "webhookSecret"
     from unnest(${lats}::float8[], ${lons}::float8[]) with ordinality as p(lat, lon, idx)
@@ -67,7 +88,7 @@ export function candidatesQuery(input: { accountId: string; trackableId: string;
 
 /**
  * For each point (by index), the account's geofences that apply to the trackable and whose padded bounding cube holds
- * the point: a superset of those that contain it (decide with `contains`). One query for all the points.
+ * the point: a superset of those that contain it (decide with `contains`, which tests a polygon exactly). One query for all the points.
  */
 export async function findCandidates(
   db: Executor,
@@ -76,7 +97,37 @@ export async function findCandidates(
   const result: FenceCandidate[][] = input.points.map(() => []);
   if (input.points.length === 0) return result;
   const rows = await executeRows<CandidateRow>(db, candidatesQuery(input));
-  for (const { index, ...fence } of rows) result[index]!.push(fence);
+  const polygonIds = [...new Set(rows.filter((r) => r.polygon).map((r) => r.id))];
+  const rings = new Map<string, FenceCandidate["geometry"]>();
+  if (polygonIds.length > 0) {
+    for (const r of await db.select({ id: geofences.id, geometry: geofences.geometry }).from(geofences).where(inArray(geofences.id, polygonIds))) {
+      rings.set(r.id, r.geometry);
+    }
+  }
+  // One object per geofence, shared by every point it is a candidate of.
+  const fences = new Map<string, FenceCandidate>();
+  for (const row of rows) {
+    let fence = fences.get(row.id);
+    if (!fence) {
+      fence = {
+        id: row.id,
+        name: row.name,
+        latitude: row.latitude,
+        longitude: row.longitude,
+        radius: row.radius,
+        geometry: rings.get(row.id) ?? null,
+        exitBuffer: row.exitBuffer,
+        debounceSeconds: row.debounceSeconds,
+        dwellSeconds: row.dwellSeconds,
+        maxAccuracy: row.maxAccuracy,
+        notificationType: row.notificationType,
+        webhookUrl: row.webhookUrl,
+        webhookSecret: row.webhookSecret,
+      };
+      fences.set(row.id, fence);
+    }
+    result[row.index]!.push(fence);
+  }
   return result;
 }
 

@@ -1,21 +1,23 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
-import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { getDb, type Tx } from "@/lib/db/client";
-import { accounts, geofenceMemberships, locations, trackableStates, trackables, type LocationRow } from "@/lib/db/schema";
+import { accounts, locations, trackableStates, trackables, type LocationRow } from "@/lib/db/schema";
 import { wakeRunner } from "@/lib/jobs/client";
 import { describeError } from "@/lib/jobs/types";
-import { fanOut, locationSubscribers, type OutgoingEvent } from "@/lib/webhooks/fan-out";
+import { recordAndDeliver, wholeSeconds, type Happening } from "@/lib/events/events";
+import { locationSubscribers } from "@/lib/webhooks/fan-out";
 import {
   batteryLowPayload,
   beaconOf,
+  geofenceDwellPayload,
   geofenceEventPayload,
   locationOf,
   locationUpdatedPayload,
   statusChangedPayload,
 } from "@/lib/webhooks/payloads";
-import { findCandidates, loadShapes, type FenceCandidate } from "./candidates";
-import { evaluatePoints, type Cursor } from "./evaluation";
+import { findCandidates, type FenceCandidate } from "./candidates";
+import { loadFenceState, saveFenceState } from "./fence-state";
+import { confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
 
 /** Points evaluated per round at most; a trackable with more pending continues in another round. */
 export const EVALUATION_BATCH = 2000;
@@ -49,10 +51,10 @@ export interface RoundOptions {
 
 /**
  * Brings one trackable's geofence state up to its newest locations, one round at a time: the points after the
- * evaluation cursor, in (timestamp, id) order, each decided by haversine against the candidate geofences the GiST
- * index finds. Emits geofence.entry/exit, location.updated, battery.low and device.status_changed → online, and
- * starts their deliveries in the same transaction. The trackable's state row is locked for the duration, so
- * concurrent evaluations of one trackable (two runners, two posts) are serialized and never emit a transition twice.
+ * evaluation cursor, in (timestamp, id) order, each decided against the candidate geofences the GiST index finds.
+ * Emits geofence.entry/exit/dwell, location.updated, battery.low and device.status_changed → online: records them (all
+ * but location.updated) and starts their deliveries in the same transaction. The trackable's state row is locked for
+ * the duration, so concurrent evaluations of one trackable (two runners, two posts) never emit a transition twice.
  */
 export async function evaluateTrackable(trackableId: string, opts: RoundOptions = {}): Promise<EvaluationResult> {
   const maxPoints = opts.skipPointOnFailure ? 1 : Math.max(1, Math.min(opts.maxPoints ?? EVALUATION_BATCH, EVALUATION_BATCH));
@@ -145,50 +147,34 @@ async function evaluateRound(trackableId: string, maxPoints: number): Promise<Ev
     const more = fetched.length > limit;
     const points = more ? fetched.slice(0, limit) : fetched;
 
-    // Memberships of geofences that no longer apply (unassigned) are dropped without an exit.
-    const memberIds = (await tx.select({ id: geofenceMemberships.geofenceId }).from(geofenceMemberships).where(eq(geofenceMemberships.trackableId, trackableId))).map((r) => r.id);
-    const members = await loadShapes(tx, { accountId: t.accountId, trackableId, geofenceIds: memberIds });
-    const dropped = memberIds.filter((id) => !members.has(id));
-    if (dropped.length > 0) {
-      await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, dropped)));
-    }
-
+    const before = await loadFenceState(tx, { accountId: t.accountId, trackableId });
     const candidates = await findCandidates(tx, { accountId: t.accountId, trackableId, points });
-    const fences = new Map<string, FenceCandidate>(members);
+    const fences = new Map<string, FenceCandidate>(before.shapes);
     for (const list of candidates) for (const c of list) fences.set(c.id, c);
     const indexOf = new Map(points.map((p, i) => [p.id, i]));
-    const initial = new Set(members.keys());
     const evaluation = evaluatePoints<LocationRow>({
       cursor,
-      inside: initial,
+      inside: before.inside,
+      memory: before.memory,
       points,
       candidates: (p) => candidates[indexOf.get(p.id)!] ?? [],
       shapes: fences,
     });
+    await saveFenceState(tx, trackableId, before, evaluation, evaluation.transitions);
 
-    // Persist the net change of membership.
-    const enteredBy = new Map<string, LocationRow>();
-    for (const tr of evaluation.transitions) if (tr.kind === "entry") enteredBy.set(tr.geofenceId, tr.point);
-    const exited = [...initial].filter((id) => !evaluation.inside.has(id));
-    const entered = [...evaluation.inside].filter((id) => !initial.has(id));
-    if (exited.length > 0) {
-      await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, exited)));
-    }
-    const memberships = entered.map((geofenceId) => ({ trackableId, geofenceId, locationId: enteredBy.get(geofenceId)!.id, enteredAt: enteredBy.get(geofenceId)!.timestamp }));
-    await inChunks(memberships, rowsPerInsert(geofenceMemberships), async (chunk) => {
-      await tx.insert(geofenceMemberships).values(chunk);
-    });
-
-    // Events, in the order they happened.
+    // Events, in the order they happened: recorded on every plan, delivered from the records.
     const beacon = beaconOf(t);
-    const events: OutgoingEvent[] = [];
+    const events: Happening[] = [];
     const fresh = evaluation.fresh;
     const first = fresh[0];
     if (first && state?.status !== "online") {
       events.push({
-        event: "device.status_changed",
-        trackableId,
-        payload: statusChangedPayload(beacon, first.receivedAt, state?.status ?? "offline", "online"),
+        record: { type: "device.status_changed", trackableId, occurredAt: first.receivedAt },
+        outgoing: {
+          event: "device.status_changed",
+          trackableId,
+          payload: statusChangedPayload(beacon, first.receivedAt, state?.status ?? "offline", "online"),
+        },
       });
     }
     const byPoint = new Map<string, typeof evaluation.transitions>();
@@ -198,18 +184,39 @@ async function evaluateRound(trackableId: string, maxPoints: number): Promise<Ev
       const location = locationOf(p);
       for (const tr of byPoint.get(p.id) ?? []) {
         const g = fences.get(tr.geofenceId)!;
+        const type = `geofence.${tr.kind}` as const;
+        // A debounced crossing carries the time and place of its first point on the new side.
+        const dated = tr.at ?? tr.point;
+        const where = locationOf({ ...dated, accuracy: dated.accuracy ?? null });
+        const crossing = tr.kind !== "dwell";
         events.push({
-          event: tr.kind === "entry" ? "geofence.entry" : "geofence.exit",
-          trackableId,
-          geofence: g,
-          payload: geofenceEventPayload(tr.kind === "entry" ? "geofence.entry" : "geofence.exit", g, beacon, location),
+          record: {
+            type,
+            trackableId,
+            geofenceId: g.id,
+            occurredAt: dated.timestamp,
+            location: where,
+            reason: crossing ? "crossing" : "dwell",
+            durationSeconds: tr.kind === "dwell" ? tr.dwellSeconds! : tr.kind === "exit" && tr.since ? wholeSeconds(tr.since, dated.timestamp) : null,
+            confidence: tr.kind === "dwell" ? null : confidenceOf(tr.kind, g, dated),
+          },
+          outgoing: {
+            event: type,
+            trackableId,
+            geofence: g,
+            payload:
+              tr.kind === "dwell" ? geofenceDwellPayload(g, beacon, where, tr.dwellSeconds!) : geofenceEventPayload(type as "geofence.entry" | "geofence.exit", g, beacon, where),
+          },
         });
       }
-      events.push({ event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) });
+      events.push({ record: null, outgoing: { event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) } });
       if (p.battery !== null) {
         // Fires on the fall below the threshold; a device whose first reading is already low counts as falling.
         if (p.battery < threshold && (battery === null || battery >= threshold)) {
-          events.push({ event: "battery.low", trackableId, payload: batteryLowPayload(beacon, location, p.battery, threshold) });
+          events.push({
+            record: { type: "battery.low", trackableId, occurredAt: p.timestamp, location },
+            outgoing: { event: "battery.low", trackableId, payload: batteryLowPayload(beacon, location, p.battery, threshold) },
+          });
         }
         battery = p.battery;
       }
@@ -229,7 +236,7 @@ async function evaluateRound(trackableId: string, maxPoints: number): Promise<Ev
       })
       .where(eq(trackableStates.trackableId, trackableId));
 
-    const deliveries = await fanOut(tx, { id: t.accountId, plan: t.plan }, events);
+    const deliveries = await recordAndDeliver(tx, { id: t.accountId, plan: t.plan }, events);
     return { evaluated: fresh.length, transitions: evaluation.transitions.length, deliveries, skipped: 0, more };
   });
 }

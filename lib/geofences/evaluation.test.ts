@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  confidenceOf,
   contains,
   EARTH_RADIUS_M,
   evaluatePoints,
@@ -7,8 +8,10 @@ import {
   isAfter,
   type Cursor,
   type EvalPoint,
+  type FenceMemory,
   type FenceShape,
   type LatLon,
+  NO_MEMORY,
 } from "./evaluation";
 
 const DEG = 180 / Math.PI;
@@ -299,5 +302,127 @@ describe("evaluatePoints", () => {
     const r = evaluatePoints({ cursor: null, inside: new Set(), points: [p], candidates: () => [g1], shapes: new Map() });
     expect(r.transitions[0]!.point.battery).toBe(42);
     expect(r.fresh[0]!.battery).toBe(42);
+  });
+});
+
+describe("noise rules", () => {
+  const g = (settings: Partial<FenceShape> = {}): FenceShape => ({ ...fence("g", HOME, 500), ...settings });
+  const IN = north(HOME, 100);
+  const JUST_OUT = north(HOME, 520); // 20 m outside
+  const OUT = north(HOME, 700); // 200 m outside
+  const kinds = (r: ReturnType<typeof evaluatePoints>) => r.transitions.map((t) => `${t.kind}@${(t.at ?? t.point).id}>${t.point.id}`);
+  const runWith = (f: FenceShape, points: EvalPoint[], opts: { inside?: boolean; memory?: FenceMemory } = {}) =>
+    evaluatePoints({
+      cursor: null,
+      inside: new Set(opts.inside ? ["g"] : []),
+      memory: opts.memory ? new Map([["g", opts.memory]]) : undefined,
+      points,
+      candidates: () => [f],
+      shapes: new Map([["g", f]]),
+    });
+
+  describe("exitBuffer", () => {
+    it("once inside, exits only beyond the buffer; entry is unchanged", () => {
+      const f = g({ exitBuffer: 50 });
+      const [a, b, c] = [pt(1, IN), pt(2, JUST_OUT), pt(3, OUT)];
+      const r = runWith(f, [a, b, c]);
+      expect(kinds(r)).toEqual([`entry@${a.id}>${a.id}`, `exit@${c.id}>${c.id}`]);
+      // Entry needs the point inside the fence itself, not within the buffer.
+      expect(runWith(f, [pt(4, JUST_OUT)]).transitions).toEqual([]);
+    });
+    it("works for polygons, by the distance to the nearest edge", () => {
+      const square = { type: "Polygon" as const, coordinates: [[[13.4, 52.51], [13.41, 52.51], [13.41, 52.52], [13.4, 52.52], [13.4, 52.51]]] as [number, number][][] };
+      const f: FenceShape = { id: "g", latitude: 52.515, longitude: 13.405, radius: 700, geometry: square, exitBuffer: 50 };
+      const [a, b, c] = [pt(1, { latitude: 52.515, longitude: 13.405 }), pt(2, { latitude: 52.5203, longitude: 13.405 }), pt(3, { latitude: 52.5206, longitude: 13.405 })];
+      // 52.5203 is ~33 m north of the edge (within the buffer); 52.5206 is ~67 m (beyond it).
+      expect(kinds(runWith(f, [a, b, c]))).toEqual([`entry@${a.id}>${a.id}`, `exit@${c.id}>${c.id}`]);
+    });
+  });
+
+  describe("debounceSeconds", () => {
+    const f = g({ debounceSeconds: 60 });
+    it("emits once the trackable stayed on the new side that long, dated at the first new-side point", () => {
+      const [a, b, c] = [pt(0, IN), pt(30, IN), pt(60, IN)];
+      const r = runWith(f, [a, b, c]);
+      expect(kinds(r)).toEqual([`entry@${a.id}>${c.id}`]);
+      expect(r.transitions[0]!.at).toBe(a);
+      expect(r.memory.get("g")).toEqual({ enteredAt: a.timestamp, dwelt: false, pending: null });
+    });
+    it("an excursion shorter than the debounce emits nothing", () => {
+      const r = runWith(f, [pt(0, IN), pt(30, IN), pt(59, FAR), pt(120, FAR)]);
+      expect(r.transitions).toEqual([]);
+      expect(r.inside.size).toBe(0);
+      const out = runWith(f, [pt(0, FAR), pt(30, FAR), pt(50, IN), pt(200, IN)], { inside: true, memory: { ...NO_MEMORY, enteredAt: at(-100) } });
+      expect(out.transitions).toEqual([]);
+      expect(out.inside).toEqual(new Set(["g"]));
+    });
+    it("carries a pending crossing across batches (the memory), and an exit's visit length", () => {
+      const a = pt(0, IN);
+      const first = runWith(f, [a]);
+      expect(first.transitions).toEqual([]);
+      expect(first.memory.get("g")!.pending).toBe(a);
+      const b = pt(61, IN);
+      const second = runWith(f, [b], { memory: first.memory.get("g")! });
+      expect(kinds(second)).toEqual([`entry@${a.id}>${b.id}`]);
+      const [c, d] = [pt(100, FAR), pt(200, FAR)];
+      const third = runWith(f, [c, d], { inside: true, memory: second.memory.get("g")! });
+      expect(third.transitions).toEqual([{ kind: "exit", geofenceId: "g", point: d, at: c, since: a.timestamp }]);
+    });
+  });
+
+  describe("dwellSeconds", () => {
+    const f = g({ dwellSeconds: 300 });
+    it("emits geofence.dwell once per visit, by the first point at least dwellSeconds after the entry", () => {
+      const pts = [pt(0, IN), pt(299, IN), pt(301, IN), pt(900, IN), pt(1000, FAR), pt(1100, IN), pt(1500, IN)];
+      const r = runWith(f, pts);
+      expect(r.transitions.map((t) => [t.kind, t.point.id, t.dwellSeconds])).toEqual([
+        ["entry", pts[0]!.id, undefined],
+        ["dwell", pts[2]!.id, 301],
+        ["exit", pts[4]!.id, undefined],
+        ["entry", pts[5]!.id, undefined],
+        ["dwell", pts[6]!.id, 400],
+      ]);
+    });
+    it("with a debounce, counts from the entry's occurred_at (the first inside point)", () => {
+      const h = g({ dwellSeconds: 30, debounceSeconds: 60 });
+      const [a, b] = [pt(0, IN), pt(60, IN)];
+      expect(runWith(h, [a, b]).transitions.map((t) => [t.kind, t.dwellSeconds])).toEqual([["entry", undefined], ["dwell", 60]]);
+    });
+    it("does not dwell twice across batches", () => {
+      const r = runWith(f, [pt(2000, IN)], { inside: true, memory: { enteredAt: at(0), dwelt: true, pending: null } });
+      expect(r.transitions).toEqual([]);
+    });
+  });
+
+  describe("maxAccuracy", () => {
+    const f = g({ maxAccuracy: 50 });
+    it("a point less accurate than the limit neither enters nor leaves; without accuracy it counts", () => {
+      expect(runWith(f, [{ ...pt(0, IN), accuracy: 51 }]).transitions).toEqual([]);
+      expect(runWith(f, [{ ...pt(0, IN), accuracy: 50 }]).transitions.map((t) => t.kind)).toEqual(["entry"]);
+      expect(runWith(f, [pt(0, IN)]).transitions.map((t) => t.kind)).toEqual(["entry"]);
+      expect(runWith(f, [{ ...pt(0, FAR), accuracy: 500 }], { inside: true }).transitions).toEqual([]);
+    });
+    it("does not cancel a pending crossing", () => {
+      const h = g({ maxAccuracy: 50, debounceSeconds: 60 });
+      const a = pt(0, IN);
+      const r = runWith(h, [a, { ...pt(30, FAR), accuracy: 900 }, pt(60, IN)]);
+      expect(r.transitions.map((t) => [t.kind, t.at?.id])).toEqual([["entry", a.id]]);
+    });
+  });
+
+  describe("confidenceOf", () => {
+    it("high when the accuracy circle is wholly on the event's side, low when it straddles, null when unknown", () => {
+      const f = g();
+      expect(confidenceOf("entry", f, { ...IN, accuracy: 399 })).toBe("high");
+      expect(confidenceOf("entry", f, { ...IN, accuracy: 401 })).toBe("low");
+      expect(confidenceOf("exit", f, { ...OUT, accuracy: 199 })).toBe("high");
+      expect(confidenceOf("exit", f, { ...OUT, accuracy: 201 })).toBe("low");
+      expect(confidenceOf("entry", f, { ...IN, accuracy: null })).toBeNull();
+      const square = { type: "Polygon" as const, coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]]] as [number, number][][] };
+      const p: FenceShape = { id: "p", latitude: 0.005, longitude: 0.005, radius: 800, geometry: square };
+      // The centre is ~556 m from every edge.
+      expect(confidenceOf("entry", p, { latitude: 0.005, longitude: 0.005, accuracy: 500 })).toBe("high");
+      expect(confidenceOf("entry", p, { latitude: 0.005, longitude: 0.005, accuracy: 600 })).toBe("low");
+    });
   });
 });

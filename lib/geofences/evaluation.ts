@@ -1,24 +1,38 @@
-// Geofence evaluation, the pure part: great-circle containment and the entry/exit state machine of one trackable.
-// No I/O: the caller finds candidate geofences (candidates.ts), persists memberships and sends the events.
+// Geofence evaluation, the pure part: containment per shape and the state machine of one trackable against its
+// geofences, with the GPS-noise rules of the contract (exit buffer, debounce, dwell, max accuracy). No I/O: the caller
+// finds candidate geofences (candidates.ts), loads and persists the state (memberships, pending crossings) and records
+// and sends the events.
 
-/** Mean Earth radius (IUGG), the sphere "inside" is decided on (the contract's R). */
-export const EARTH_RADIUS_M = 6_371_008.8;
+import { containsPoint, metresInside, metresOutside, type PolygonGeometry } from "./shapes";
+import type { LatLon } from "./haversine";
 
-export interface LatLon {
-  latitude: number;
-  longitude: number;
-}
+export { EARTH_RADIUS_M, haversineMeters, type LatLon } from "./haversine";
 
 export interface FenceShape extends LatLon {
   id: string;
-  /** Metres. */
+  /** Metres: a circle's radius, or a polygon's bounding radius. */
   radius: number;
+  /** A polygon's rings; null or absent for a circle. */
+  geometry?: PolygonGeometry | null;
+  /** Metres beyond the boundary a trackable inside must be before it exits (default 0). */
+  exitBuffer?: number;
+  /** Seconds a trackable must stay on the new side before a crossing counts (default 0). */
+  debounceSeconds?: number;
+  /** Seconds inside after which geofence.dwell is emitted, once per visit; 0 or absent = off. */
+  dwellSeconds?: number;
+  /** Points whose accuracy is worse (larger) than this neither enter nor leave; null or absent = no limit. */
+  maxAccuracy?: number | null;
 }
 
-export interface EvalPoint extends LatLon {
+/** What an event needs of a point: where, when and how sure. */
+export interface Fix extends LatLon {
   id: string;
   timestamp: Date;
+  /** Metres; null or absent when unknown. */
+  accuracy?: number | null;
 }
+
+export type EvalPoint = Fix;
 
 /** The newest point already evaluated for a trackable: points are ordered by (timestamp, id). */
 export interface Cursor {
@@ -26,11 +40,29 @@ export interface Cursor {
   id: string;
 }
 
+/** What the noise rules remember per (trackable, geofence) beyond inside/outside, kept across batches. */
+export interface FenceMemory {
+  /** When the current visit began (its entry's occurred_at); null while outside or when unknown. */
+  enteredAt: Date | null;
+  /** geofence.dwell was emitted for the current visit. */
+  dwelt: boolean;
+  /** A crossing waiting out the debounce: the first point on the other side of the current state. */
+  pending: Fix | null;
+}
+
+export const NO_MEMORY: FenceMemory = { enteredAt: null, dwelt: false, pending: null };
+
 export interface Transition<P extends EvalPoint = EvalPoint> {
-  kind: "entry" | "exit";
+  kind: "entry" | "exit" | "dwell";
   geofenceId: string;
-  /** The point that crossed the boundary. */
+  /** The point that emitted it (for a crossing without debounce, the one that crossed). */
   point: P;
+  /** A debounced crossing: the first point on the new side, whose time and place the event carries. */
+  at?: Fix;
+  /** An exit: when the visit began, when known. */
+  since?: Date;
+  /** A dwell: whole seconds inside at `point`. */
+  dwellSeconds?: number;
 }
 
 export interface EvaluationInput<P extends EvalPoint> {
@@ -38,11 +70,13 @@ export interface EvaluationInput<P extends EvalPoint> {
   cursor: Cursor | null;
   /** Geofence ids the trackable is inside now. */
   inside: ReadonlySet<string>;
+  /** The noise rules' memory of geofences (inside ones, and outside ones with a pending entry); absent = NO_MEMORY. */
+  memory?: ReadonlyMap<string, FenceMemory>;
   /** New points, in any order. */
   points: readonly P[];
   /** Geofences that apply to the trackable and may contain the point: a superset of those that do. */
   candidates: (point: P) => Iterable<FenceShape>;
-  /** Shapes of every geofence in `inside` that still applies; an id missing here is dropped without an exit. */
+  /** Shapes of every geofence in `inside` or `memory` that still applies; an id missing here is dropped without an event. */
   shapes: ReadonlyMap<string, FenceShape>;
 }
 
@@ -51,30 +85,30 @@ export interface EvaluationResult<P extends EvalPoint> {
   fresh: P[];
   /** Points at or before the cursor (or a duplicate of an earlier one), in (timestamp, id) order: they changed nothing. */
   stale: P[];
-  /** In point order; within one point, exits before entries, each sorted by geofence id. */
+  /** In emitting-point order; within one point, exits, then entries, then dwells, each sorted by geofence id. */
   transitions: Transition<P>[];
   /** Geofence ids the trackable is inside after the last fresh point. */
   inside: Set<string>;
+  /** The memory after the last fresh point, for every geofence inside or with a pending crossing. */
+  memory: Map<string, FenceMemory>;
   /** The last fresh point, or the input cursor when there was none. */
   cursor: Cursor | null;
 }
 
-const RAD = Math.PI / 180;
-
-/** Great-circle distance in metres on the sphere of radius EARTH_RADIUS_M (haversine formula). */
-export function haversineMeters(a: LatLon, b: LatLon): number {
-  const phi1 = a.latitude * RAD;
-  const phi2 = b.latitude * RAD;
-  const sinDPhi = Math.sin((phi2 - phi1) / 2);
-  const sinDLambda = Math.sin(((b.longitude - a.longitude) * RAD) / 2);
-  const h = sinDPhi * sinDPhi + Math.cos(phi1) * Math.cos(phi2) * sinDLambda * sinDLambda;
-  // Rounding can push h a hair above 1 for antipodal points.
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.sqrt(Math.min(1, h)));
+/** Whether the point is inside the fence, by its shape; the boundary counts as inside. */
+export function contains(fence: FenceShape, p: LatLon): boolean {
+  return containsPoint({ ...fence, geometry: fence.geometry ?? null }, p);
 }
 
-/** Whether the point is inside the fence; the boundary (distance = radius) counts as inside. */
-export function contains(fence: FenceShape, p: LatLon): boolean {
-  return haversineMeters(fence, p) <= fence.radius;
+/**
+ * How sure an entry or exit is: "high" when the point's accuracy circle lies wholly on the event's side of the
+ * boundary (inside for an entry, outside for an exit), "low" when it straddles it, null when the accuracy is unknown.
+ */
+export function confidenceOf(kind: "entry" | "exit", fence: FenceShape, p: LatLon & { accuracy?: number | null }): "high" | "low" | null {
+  if (p.accuracy === null || p.accuracy === undefined) return null;
+  const shape = { ...fence, geometry: fence.geometry ?? null };
+  const margin = kind === "entry" ? metresInside(shape, p) : metresOutside(shape, p);
+  return margin >= p.accuracy ? "high" : "low";
 }
 
 /** Orders points by timestamp, then id (UUIDv7 ids compare correctly as lowercase strings). */
@@ -91,15 +125,35 @@ export function isAfter(p: Cursor, cursor: Cursor | null): boolean {
 
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+const KIND_ORDER = { exit: 0, entry: 1, dwell: 2 } as const;
+
+/** Metres the point is outside the fence's boundary (0 when inside or on it). */
+export function metresOutsideFence(fence: FenceShape, p: LatLon): number {
+  return contains(fence, p) ? 0 : metresOutside({ ...fence, geometry: fence.geometry ?? null }, p);
+}
+
+/** Whether the point is on the inside side for a trackable that `wasInside`: an exit needs more than the exit buffer. */
+function sideOf(fence: FenceShape, p: LatLon, wasInside: boolean): boolean {
+  if (contains(fence, p)) return true;
+  const buffer = fence.exitBuffer ?? 0;
+  return wasInside && buffer > 0 && metresOutside({ ...fence, geometry: fence.geometry ?? null }, p) <= buffer;
+}
+
 /**
- * Runs a trackable's new points through its geofence state, point by point in (timestamp, id) order: a point inside
- * a geofence it was outside of emits an entry, the reverse an exit. Points not after the cursor (or after the newest
- * point already processed in this call) are stale and change nothing.
+ * Runs a trackable's new points through its geofence state, point by point in (timestamp, id) order. For each
+ * geofence that applies: a point it may not count (accuracy worse than maxAccuracy) is ignored; a point on the other
+ * side of the state (inside for an entry; beyond the exit buffer for an exit) starts a crossing, which is emitted by
+ * the first point at least debounceSeconds after the crossing's first point, dated at that first point, unless a
+ * point in between was back on the old side (then it is dropped silently); a point inside at least dwellSeconds after
+ * the entry emits geofence.dwell, once per visit. Points not after the cursor (or after the newest point already
+ * processed in this call) are stale and change nothing.
  */
 export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): EvaluationResult<P> {
   const shapes = new Map(input.shapes);
-  // A membership whose geofence no longer applies (deleted, unassigned) ends silently.
+  // A membership (or pending crossing) whose geofence no longer applies ends here; the caller handles its events.
   const inside = new Set([...input.inside].filter((id) => shapes.has(id)));
+  const memory = new Map<string, FenceMemory>();
+  for (const [id, m] of input.memory ?? []) if (shapes.has(id) && (inside.has(id) || m.pending)) memory.set(id, m);
   const sorted = [...input.points].sort(compareKeys);
   const fresh: P[] = [];
   const stale: P[] = [];
@@ -114,27 +168,60 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
     fresh.push(point);
     cursor = { timestamp: point.timestamp, id: point.id };
 
-    const now = new Set<string>();
+    // The geofences to look at: the candidates, those it is inside, and those with a crossing under way.
+    const fences = new Map<string, FenceShape>();
     for (const fence of input.candidates(point)) {
       // Remember the shape: a later point outside the candidate box must still be able to exit it.
       shapes.set(fence.id, fence);
-      if (contains(fence, point)) now.add(fence.id);
+      fences.set(fence.id, fence);
     }
-    for (const id of inside) {
-      if (!now.has(id) && contains(shapes.get(id)!, point)) now.add(id);
-    }
+    for (const id of inside) if (!fences.has(id)) fences.set(id, shapes.get(id)!);
+    for (const id of memory.keys()) if (!fences.has(id)) fences.set(id, shapes.get(id)!);
 
-    const exits = [...inside].filter((id) => !now.has(id)).sort(byId);
-    const entries = [...now].filter((id) => !inside.has(id)).sort(byId);
-    for (const geofenceId of exits) {
-      transitions.push({ kind: "exit", geofenceId, point });
-      inside.delete(geofenceId);
+    const emitted: Transition<P>[] = [];
+    for (const fence of fences.values()) {
+      const wasInside = inside.has(fence.id);
+      const m = memory.get(fence.id) ?? NO_MEMORY;
+      if (!wasInside && !m.pending && !contains(fence, point)) continue; // the common case: a candidate it is not in
+      const accuracy = point.accuracy ?? null;
+      if (fence.maxAccuracy != null && accuracy !== null && accuracy > fence.maxAccuracy) continue;
+
+      let nowInside = sideOf(fence, point, wasInside);
+      let state = m;
+      if (nowInside === wasInside) {
+        if (m.pending) state = { ...m, pending: null }; // back on the old side: the crossing is dropped silently
+      } else {
+        const first = m.pending ?? point;
+        if (point.timestamp.getTime() - first.timestamp.getTime() < (fence.debounceSeconds ?? 0) * 1000) {
+          state = { ...m, pending: first };
+          nowInside = wasInside;
+        } else {
+          const at = first === point ? {} : { at: first };
+          if (nowInside) {
+            emitted.push({ kind: "entry", geofenceId: fence.id, point, ...at });
+            state = { enteredAt: first.timestamp, dwelt: false, pending: null };
+            inside.add(fence.id);
+          } else {
+            emitted.push({ kind: "exit", geofenceId: fence.id, point, ...at, ...(m.enteredAt && { since: m.enteredAt }) });
+            state = NO_MEMORY;
+            inside.delete(fence.id);
+          }
+        }
+      }
+      const dwell = fence.dwellSeconds ?? 0;
+      if (nowInside && dwell > 0 && !state.dwelt && state.enteredAt) {
+        const seconds = (point.timestamp.getTime() - state.enteredAt.getTime()) / 1000;
+        if (seconds >= dwell) {
+          emitted.push({ kind: "dwell", geofenceId: fence.id, point, dwellSeconds: Math.floor(seconds) });
+          state = { ...state, dwelt: true };
+        }
+      }
+      if (inside.has(fence.id) || state.pending) memory.set(fence.id, state);
+      else memory.delete(fence.id);
     }
-    for (const geofenceId of entries) {
-      transitions.push({ kind: "entry", geofenceId, point });
-      inside.add(geofenceId);
-    }
+    emitted.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || byId(a.geofenceId, b.geofenceId));
+    transitions.push(...emitted);
   }
 
-  return { fresh, stale, transitions, inside, cursor };
+  return { fresh, stale, transitions, inside, memory, cursor };
 }

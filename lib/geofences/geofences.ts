@@ -3,23 +3,37 @@ import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
+import { wakeRunner } from "@/lib/jobs/client";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { planRequired } from "@/lib/http/handler";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
-import type { CreateGeofenceInput, Geofence, GeofenceListQuery, NotificationType, UpdateGeofenceInput } from "./schemas";
+import { shapeIssues, type CreateGeofenceInput, type Geofence, type GeofenceListQuery, type NotificationType, type UpdateGeofenceInput } from "./schemas";
+import { occupantCounts } from "./occupancy";
+import { exitAllOnDelete, exitUnassigned, reevaluateOnReshape } from "./synthetic";
+import { polygonSummary, type PolygonGeometry } from "./shapes";
 
 /** The API shape: the secret never leaves the server, only whether one is set. */
-export function serializeGeofence(row: GeofenceRow, assigned: string[]): Geofence {
+export function serializeGeofence(row: GeofenceRow, assigned: string[], occupantCount: number): Geofence {
   return {
     id: row.id,
     name: row.name,
+    shape: row.shape,
+    geometry: row.geometry,
     latitude: row.latitude,
     longitude: row.longitude,
     radius: row.radius,
     notificationType: row.notificationType,
     webhookUrl: row.webhookUrl,
     webhookSecretSet: row.webhookSecret !== null,
+    exitBuffer: row.exitBuffer,
+    debounceSeconds: row.debounceSeconds,
+    dwellSeconds: row.dwellSeconds,
+    maxAccuracy: row.maxAccuracy,
+    tag: row.tag,
+    externalId: row.externalId,
+    metadata: row.metadata,
     trackableIds: row.allTrackables ? null : [...assigned].sort(),
+    occupantCount,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -41,7 +55,8 @@ async function assignmentsOf(ctx: Ctx, rows: GeofenceRow[]): Promise<Map<string,
 
 async function serializeAll(ctx: Ctx, rows: GeofenceRow[]): Promise<Geofence[]> {
   const assigned = await assignmentsOf(ctx, rows);
-  return rows.map((r) => serializeGeofence(r, assigned.get(r.id) ?? []));
+  const counts = await occupantCounts(ctx, rows.map((r) => r.id));
+  return rows.map((r) => serializeGeofence(r, assigned.get(r.id) ?? [], counts.get(r.id) ?? 0));
 }
 
 const ownedBy = (ctx: Ctx, id: string) => and(eq(geofences.id, id), eq(geofences.accountId, ctx.account.id));
@@ -70,6 +85,43 @@ function invalidBody(problems: string[]): ApiError {
   return new ApiError("invalid_request", `Invalid body: ${named.join("; ")}${more}`);
 }
 
+/** The stored position columns of a shape: a circle's own, or a polygon's centroid and bounding radius. */
+function placement(input: { latitude?: number; longitude?: number; radius?: number; geometry?: PolygonGeometry }) {
+  if (input.geometry) return { ...polygonSummary(input.geometry), geometry: input.geometry };
+  return { latitude: input.latitude!, longitude: input.longitude!, radius: input.radius!, geometry: null };
+}
+
+/** A taken externalId is a 409 naming the geofence that has it. */
+async function assertExternalIdFree(ctx: Ctx, externalId: string | null | undefined, self?: string): Promise<void> {
+  if (!externalId) return;
+  const [taken] = await exec(ctx)
+    .select({ id: geofences.id })
+    .from(geofences)
+    .where(and(eq(geofences.accountId, ctx.account.id), eq(geofences.externalId, externalId)))
+    .limit(1);
+  if (taken && taken.id !== self) throw duplicateExternalId(externalId, taken.id);
+}
+
+const duplicateExternalId = (externalId: string, holder?: string) =>
+  new ApiError("conflict", `externalId: "${externalId}" is already used by ${holder ? `geofence ${holder}` : "another geofence"} of this account`);
+
+/** The unique index's verdict when two writes race past assertExternalIdFree. */
+function isUniqueViolation(e: unknown): boolean {
+  for (let cause = e; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
+    if ((cause as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+async function guardExternalId<T>(externalId: string | null | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (externalId && isUniqueViolation(e)) throw duplicateExternalId(externalId);
+    throw e;
+  }
+}
+
 /** Free accounts may keep geofences, but not webhook notifications (checked after every 400). */
 function assertPlanAllows(ctx: Ctx, notificationType: NotificationType): void {
   if (notificationType === "webhook" && ctx.account.plan !== "enterprise") throw planRequired();
@@ -86,18 +138,25 @@ async function replaceAssignments(ctx: Ctx, geofenceId: string, trackableIds: st
 
 export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGeofenceInput }): Promise<Geofence> {
   const trackableIds = input.trackableIds ?? null;
-  const { row, assigned } = await withTransaction(ctx, async (tx) => {
+  const { row, assigned } = await guardExternalId(input.externalId, () => withTransaction(ctx, async (tx) => {
     const problems = await unknownTrackables(tx, trackableIds ?? []);
     if (problems.length > 0) throw invalidBody(problems);
     assertPlanAllows(tx, input.notificationType);
+    await assertExternalIdFree(tx, input.externalId);
     const [inserted] = await exec(tx)
       .insert(geofences)
       .values({
         accountId: ctx.account.id,
         name: input.name,
-        latitude: input.latitude,
-        longitude: input.longitude,
-        radius: input.radius,
+        shape: input.shape,
+        ...placement(input),
+        exitBuffer: input.exitBuffer,
+        debounceSeconds: input.debounceSeconds,
+        dwellSeconds: input.dwellSeconds,
+        maxAccuracy: input.maxAccuracy,
+        tag: input.tag ?? null,
+        externalId: input.externalId ?? null,
+        metadata: input.metadata,
         notificationType: input.notificationType,
         webhookUrl: input.webhookUrl ?? null,
         webhookSecret: input.webhookSecret ?? null,
@@ -106,8 +165,8 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
       .returning();
     if (trackableIds) await replaceAssignments(tx, inserted!.id, trackableIds);
     return { row: inserted!, assigned: trackableIds ?? [] };
-  });
-  return serializeGeofence(row, assigned);
+  }));
+  return serializeGeofence(row, assigned, 0);
 }
 
 const GeofenceCursor = z.object({ id: z.uuid() });
@@ -134,7 +193,15 @@ export async function listGeofences({ ctx, query }: { ctx: Ctx; query: GeofenceL
   const rows = await exec(ctx)
     .select()
     .from(geofences)
-    .where(and(eq(geofences.accountId, ctx.account.id), after ? lt(geofences.id, after.id) : undefined, filter))
+    .where(
+      and(
+        eq(geofences.accountId, ctx.account.id),
+        after ? lt(geofences.id, after.id) : undefined,
+        filter,
+        query.tag ? eq(geofences.tag, query.tag) : undefined,
+        query.externalId ? eq(geofences.externalId, query.externalId) : undefined,
+      ),
+    )
     .orderBy(desc(geofences.id))
     .limit(query.limit + 1);
   const { page, nextCursor } = paginate(rows, query.limit, (g) => ({ id: g.id }));
@@ -167,8 +234,11 @@ export async function getGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promis
  * and the replacement of the assignment happen in one transaction, with the row locked against concurrent patches.
  */
 export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateGeofenceInput }): Promise<Geofence> {
-  return withTransaction(ctx, async (tx) => {
-    const [current] = await exec(tx).select().from(geofences).where(ownedBy(tx, id)).for("update");
+  let deliveries = 0;
+  const updated = await guardExternalId(input.externalId, () => withTransaction(ctx, async (tx) => {
+    // NO KEY UPDATE, not UPDATE: an evaluation inserting a membership of this geofence (a foreign key: KEY SHARE) must
+    // not wait for us while we wait for its trackable's state row (synthetic transitions below lock those).
+    const [current] = await exec(tx).select().from(geofences).where(ownedBy(tx, id)).for("no key update");
     if (!current) throw notFound("Geofence", id);
 
     const notificationType = input.notificationType ?? current.notificationType;
@@ -181,28 +251,66 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
           : 'webhookUrl: required when notificationType is "webhook"',
       );
     }
+    // A change of shape must bring the new shape's fields; a polygon's rings and a circle's fields never mix.
+    const shape = input.shape ?? current.shape;
+    const reshaped = shape !== current.shape;
+    for (const issue of shapeIssues(shape, input, reshaped)) problems.push(`${issue.path.join(".")}: ${issue.message}`);
     if (input.trackableIds) problems.push(...(await unknownTrackables(tx, input.trackableIds)));
     if (problems.length > 0) throw invalidBody(problems);
     assertPlanAllows(tx, notificationType);
+    await assertExternalIdFree(tx, input.externalId, id);
 
-    const { trackableIds, ...fields } = input;
+    const { trackableIds, latitude, longitude, radius, geometry, ...fields } = input;
+    const position =
+      shape === "polygon"
+        ? geometry && placement({ geometry })
+        : reshaped || latitude !== undefined || longitude !== undefined || radius !== undefined
+          ? placement({ latitude: latitude ?? current.latitude, longitude: longitude ?? current.longitude, radius: radius ?? current.radius })
+          : undefined;
     await exec(tx)
       .update(geofences)
       .set({
         ...fields,
+        shape,
+        ...position,
         ...(trackableIds !== undefined && { allTrackables: trackableIds === null }),
         // A secret set by PATCH replaces the current one at once (rotate-secret is the way with an overlap).
         ...(fields.webhookSecret !== undefined && { previousWebhookSecret: null, previousWebhookSecretExpiresAt: null }),
         updatedAt: new Date(),
       })
       .where(ownedBy(tx, id));
-    if (trackableIds !== undefined) await replaceAssignments(tx, id, trackableIds);
+    const [row] = await exec(tx).select().from(geofences).where(ownedBy(tx, id));
+    // Synthetic transitions, at the moment of the change: trackables no longer assigned leave; after a change of
+    // shape, position or size, each trackable it applies to is decided again at its last evaluated location.
+    if (trackableIds !== undefined) {
+      deliveries += await exitUnassigned(tx.tx, tx.account, row!, trackableIds);
+      await replaceAssignments(tx, id, trackableIds);
+    }
+    const moved =
+      row!.shape !== current.shape ||
+      row!.latitude !== current.latitude ||
+      row!.longitude !== current.longitude ||
+      row!.radius !== current.radius ||
+      JSON.stringify(row!.geometry) !== JSON.stringify(current.geometry);
+    if (moved) {
+      const assigned = row!.allTrackables ? null : new Set((await assignmentsOf(tx, [row!])).get(id) ?? []);
+      deliveries += await reevaluateOnReshape(tx.tx, tx.account, row!, (trackableId) => assigned === null || assigned.has(trackableId));
+    }
     return getGeofence({ ctx: tx, id });
-  });
+  }));
+  if (deliveries > 0) wakeRunner();
+  return updated;
 }
 
-/** Deletes the geofence and its assignments. */
+/** Deletes the geofence and its assignments; every trackable inside it exits first (reason geofence_deleted). */
 export async function deleteGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const rows = await exec(ctx).delete(geofences).where(ownedBy(ctx, id)).returning({ id: geofences.id });
-  if (rows.length === 0) throw notFound("Geofence", id);
+  const deliveries = await withTransaction(ctx, async (tx) => {
+    const [row] = await exec(tx).select().from(geofences).where(ownedBy(tx, id));
+    if (!row) throw notFound("Geofence", id);
+    const sent = await exitAllOnDelete(tx.tx, tx.account, row);
+    const rows = await exec(tx).delete(geofences).where(ownedBy(tx, id)).returning({ id: geofences.id });
+    if (rows.length === 0) throw notFound("Geofence", id);
+    return sent;
+  });
+  if (deliveries > 0) wakeRunner();
 }

@@ -5,6 +5,8 @@ import { Id, Latitude, Longitude, Timestamp } from "@/lib/schemas/common";
 import { checkWebhookUrl } from "@/lib/webhooks/url-policy";
 
 import { MAX_RADIUS_M, MIN_RADIUS_M } from "./limits";
+import { PolygonGeometryInput, SHAPES } from "./shapes";
+import { Metadata } from "@/lib/trackables/schemas";
 
 export { MAX_RADIUS_M } from "./limits";
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -88,13 +90,80 @@ const TrackableIds = z
     example: ["01936f4e-5c2a-7b3e-9a41-2f0c8d6e1a55"],
   });
 
+const ShapeInput = z.enum(SHAPES, { error: 'must be "circle" or "polygon"' }).meta({
+  description:
+    '"circle" (latitude, longitude and radius) or "polygon" (geometry). A polygon refuses latitude, longitude and ' +
+    "radius, a circle refuses geometry (400 naming the field).",
+  example: "circle",
+});
+
+const int = (what: string, max: number) =>
+  z
+    .number()
+    .int(`must be a whole number of ${what}, 0–${max}`)
+    .min(0, `must be a whole number of ${what}, 0–${max}`)
+    .max(max, `must be a whole number of ${what}, 0–${max}`);
+
+const ExitBuffer = z
+  .number()
+  .min(0, "must be between 0 and 10000 metres")
+  .max(10_000, "must be between 0 and 10000 metres")
+  .meta({
+    description:
+      "Hysteresis, metres (0–10000, default 0): once inside, a trackable exits only when it is more than this far " +
+      "outside the boundary. Entry is unchanged.",
+    example: 25,
+  });
+const DebounceSeconds = int("seconds", 86_400).meta({
+  description:
+    "Seconds (0–86400, default 0) a trackable must stay on the new side before a crossing (either way) counts, by " +
+    "point timestamps. The event is emitted by the first point at least this long after the first point on the new " +
+    "side, and carries that first point's time and location; a point back on the old side in between cancels it silently.",
+  example: 30,
+});
+const DwellSeconds = int("seconds", 604_800).meta({
+  description:
+    "Seconds (0 = off, up to 604800): geofence.dwell is emitted once per visit, by the first point at least this long " +
+    "after the entry's occurred_at while still inside.",
+  example: 600,
+});
+const MaxAccuracy = z
+  .number()
+  .min(0, "must be between 0 and 100000 metres")
+  .max(100_000, "must be between 0 and 100000 metres")
+  .nullable()
+  .meta({
+    description:
+      "Metres, or null for no limit (default): points whose accuracy is worse (larger) than this are stored but " +
+      "neither enter nor leave this geofence. A point without accuracy is evaluated.",
+    example: 100,
+  });
+const Tag = z.string().trim().min(1, "must be 1–64 characters").max(64, "must be 1–64 characters").nullable().meta({
+  description: "A label to group geofences by (GET /geofences?tag=), or null",
+  example: "depots",
+});
+const ExternalId = z.string().trim().min(1, "must be 1–128 characters").max(128, "must be 1–128 characters").nullable().meta({
+  description: "Your own identifier for the geofence, unique in the account (a duplicate is 409 conflict), or null",
+  example: "store-0042",
+});
+
+const CIRCLE_ONLY = 'only for shape "circle" (a polygon is given by geometry)';
+const POLYGON_ONLY = 'only for shape "polygon"';
+
 export const Geofence = z
   .object({
     id: Id,
     name: z.string().meta({ example: "Depot" }),
-    latitude: z.number().meta({ description: "Centre, WGS84 latitude", example: 52.52 }),
-    longitude: z.number().meta({ description: "Centre, WGS84 longitude", example: 13.405 }),
-    radius: z.number().meta({ description: "Metres", example: 250 }),
+    shape: z.enum(SHAPES).meta({ description: "circle or polygon", example: "circle" }),
+    geometry: z
+      .object({ type: z.literal("Polygon"), coordinates: z.array(z.array(z.tuple([z.number(), z.number()]))) })
+      .nullable()
+      .meta({ description: "A polygon's GeoJSON Polygon, as stored; null for a circle" }),
+    latitude: z.number().meta({ description: "Centre, WGS84 latitude (a polygon's centroid)", example: 52.52 }),
+    longitude: z.number().meta({ description: "Centre, WGS84 longitude (a polygon's centroid)", example: 13.405 }),
+    radius: z
+      .number()
+      .meta({ description: "Metres: a circle's radius, or the distance from a polygon's centroid to its farthest vertex", example: 250 }),
     notificationType: z.enum(NotificationTypeValues).meta({ description: "How entries and exits are notified", example: "webhook" }),
     webhookUrl: z.string().nullable().meta({ description: "Where deliveries go, or null", example: "https://example.com/webhooks/fenceline" }),
     webhookSecretSet: z.boolean().meta({ description: "Whether a signing secret is set (the secret itself is never returned)" }),
@@ -102,18 +171,52 @@ export const Geofence = z
       .array(Id)
       .nullable()
       .meta({ description: "null: the geofence applies to every trackable; else the assigned trackables' ids, sorted" }),
+    exitBuffer: z.number().meta({ description: "Metres beyond the boundary a trackable inside must be to exit" }),
+    debounceSeconds: z.number().int().meta({ description: "Seconds on the new side before a crossing counts" }),
+    dwellSeconds: z.number().int().meta({ description: "Seconds inside before geofence.dwell (0 = off)" }),
+    maxAccuracy: z.number().nullable().meta({ description: "Worst point accuracy (metres) that can enter or leave; null = no limit" }),
+    tag: z.string().nullable(),
+    externalId: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    occupantCount: z.number().int().meta({ description: "How many trackables are inside now (read-only; see /geofences/{id}/occupants)", example: 2 }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
   .meta({ id: "Geofence" });
 export type Geofence = z.infer<typeof Geofence>;
 
+/** The circle/polygon field rules shared by create and update: which fields a shape takes and refuses. */
+export function shapeIssues(
+  shape: "circle" | "polygon",
+  input: { latitude?: unknown; longitude?: unknown; radius?: unknown; geometry?: unknown },
+  required: boolean,
+): { path: string[]; message: string }[] {
+  const out: { path: string[]; message: string }[] = [];
+  if (shape === "polygon") {
+    for (const f of ["latitude", "longitude", "radius"] as const) if (input[f] !== undefined) out.push({ path: [f], message: CIRCLE_ONLY });
+    if (required && input.geometry === undefined) out.push({ path: ["geometry"], message: 'required when shape is "polygon"' });
+  } else {
+    if (input.geometry !== undefined) out.push({ path: ["geometry"], message: POLYGON_ONLY });
+    if (required) for (const f of ["latitude", "longitude", "radius"] as const) if (input[f] === undefined) out.push({ path: [f], message: 'required when shape is "circle"' });
+  }
+  return out;
+}
+
 export const CreateGeofenceInput = z
   .strictObject({
     name: Name,
-    latitude: Latitude,
-    longitude: Longitude,
-    radius: Radius,
+    shape: ShapeInput.default("circle"),
+    latitude: Latitude.optional().meta({ description: "Centre of a circle, WGS84 latitude (required for a circle)" }),
+    longitude: Longitude.optional().meta({ description: "Centre of a circle, WGS84 longitude (required for a circle)" }),
+    radius: Radius.optional(),
+    geometry: PolygonGeometryInput.optional(),
+    exitBuffer: ExitBuffer.default(0),
+    debounceSeconds: DebounceSeconds.default(0),
+    dwellSeconds: DwellSeconds.default(0),
+    maxAccuracy: MaxAccuracy.default(null),
+    tag: Tag.optional(),
+    externalId: ExternalId.optional(),
+    metadata: Metadata.default({}),
     notificationType: NotificationTypeInput.default("none"),
     webhookUrl: WebhookUrl.nullable().optional().meta({ description: WEBHOOK_URL_RULES, example: WEBHOOK_URL_EXAMPLE }),
     webhookSecret: WebhookSecret.nullable().optional(),
@@ -121,6 +224,7 @@ export const CreateGeofenceInput = z
   })
   .superRefine((input, ctx) => {
     // Runs with the field checks, so one 400 names every problem.
+    for (const issue of shapeIssues(input.shape, input, true)) ctx.addIssue({ code: "custom", ...issue });
     if (input.notificationType === "webhook" && (input.webhookUrl === undefined || input.webhookUrl === null)) {
       ctx.addIssue({ code: "custom", path: ["webhookUrl"], message: 'required when notificationType is "webhook"' });
     }
@@ -131,9 +235,20 @@ export type CreateGeofenceInput = z.infer<typeof CreateGeofenceInput>;
 export const UpdateGeofenceInput = z
   .strictObject({
     name: Name.optional(),
+    shape: ShapeInput.optional().meta({
+      description: 'Changes the shape: to "polygon" with geometry; to "circle" with latitude, longitude and radius',
+    }),
     latitude: Latitude.optional(),
     longitude: Longitude.optional(),
     radius: Radius.optional(),
+    geometry: PolygonGeometryInput.optional().meta({ description: "Replaces a polygon's rings" }),
+    exitBuffer: ExitBuffer.optional(),
+    debounceSeconds: DebounceSeconds.optional(),
+    dwellSeconds: DwellSeconds.optional(),
+    maxAccuracy: MaxAccuracy.optional(),
+    tag: Tag.optional(),
+    externalId: ExternalId.optional(),
+    metadata: Metadata.optional().meta({ description: "Replaces the whole metadata object" }),
     notificationType: NotificationTypeInput.optional(),
     webhookUrl: WebhookUrl.nullable()
       .optional()
@@ -157,6 +272,8 @@ export type UpdateGeofenceInput = z.infer<typeof UpdateGeofenceInput>;
 export const GeofenceListQuery = z.object({
   limit: limitParam(100, 20),
   cursor: cursorParam,
+  tag: z.string().min(1).max(64).optional().meta({ description: "Only the geofences with this tag" }),
+  externalId: z.string().min(1).max(128).optional().meta({ description: "Only the geofence with this externalId (at most one)" }),
   trackableId: z
     .uuid({ error: "must be a trackable id (UUID)" })
     .overwrite((s) => s.toLowerCase())
@@ -169,3 +286,27 @@ export const GeofenceListQuery = z.object({
 export type GeofenceListQuery = z.infer<typeof GeofenceListQuery>;
 
 export const GeofencePage = pageOf(Geofence, "GeofencePage");
+
+export const OccupancyQuery = z.object({ limit: limitParam(100, 20), cursor: cursorParam });
+export type OccupancyQuery = z.infer<typeof OccupancyQuery>;
+
+export const Occupant = z
+  .object({
+    trackableId: Id,
+    name: z.string().meta({ example: "Van 7" }),
+    type: z.string().meta({ example: "vehicle" }),
+    enteredAt: Timestamp.meta({ description: "When this visit began: the occurredAt of its geofence.entry" }),
+  })
+  .meta({ id: "Occupant" });
+export type Occupant = z.infer<typeof Occupant>;
+export const OccupantPage = pageOf(Occupant, "OccupantPage");
+
+export const TrackableGeofence = z
+  .object({
+    geofenceId: Id,
+    name: z.string().meta({ example: "Depot" }),
+    enteredAt: Timestamp.meta({ description: "When this visit began: the occurredAt of its geofence.entry" }),
+  })
+  .meta({ id: "TrackableGeofence" });
+export type TrackableGeofence = z.infer<typeof TrackableGeofence>;
+export const TrackableGeofencePage = pageOf(TrackableGeofence, "TrackableGeofencePage");

@@ -8,7 +8,17 @@ import {
 } from "zod-openapi";
 import { ErrorBody, type ErrorCode } from "@/lib/http/errors";
 import { LocationHistoryQuery, LocationList, LocationPage, Location, PostLocationsInput } from "@/lib/locations/schemas";
-import { CreateGeofenceInput, Geofence, GeofenceListQuery, GeofencePage, UpdateGeofenceInput } from "@/lib/geofences/schemas";
+import {
+  CreateGeofenceInput,
+  Geofence,
+  GeofenceListQuery,
+  GeofencePage,
+  OccupancyQuery,
+  OccupantPage,
+  TrackableGeofencePage,
+  UpdateGeofenceInput,
+} from "@/lib/geofences/schemas";
+import { Event, EventListQuery, EventPage } from "@/lib/events/schemas";
 import { DeliveryHeaders, WEBHOOK_PAYLOADS } from "@/lib/webhooks/payload-schemas";
 import {
   CreateWebhookInput,
@@ -123,6 +133,7 @@ const deviceTokenPath = trackableIdPath.extend({
 const geofenceIdPath = z.object({ geofence_id: z.uuid().meta({ description: "The geofence's id" }) });
 const deliveryIdPath = z.object({ deliveryId: z.uuid().meta({ description: "The delivery's id (X-Service-Delivery)" }) });
 const webhookIdPath = z.object({ webhookId: z.uuid().meta({ description: "The webhook endpoint's id" }) });
+const eventIdPath = z.object({ eventId: z.uuid().meta({ description: "The event's id (a Delivery's eventId)" }) });
 const shareLinkIdPath = z.object({ shareLinkId: z.uuid().meta({ description: "The share link's id" }) });
 const ENTERPRISE = "Requires the enterprise plan (403 `plan_required` otherwise).";
 const ROTATE =
@@ -472,6 +483,53 @@ const paths: ZodOpenApiPathsObject = {
       errors: ["invalid_request", "not_found", "plan_required"],
     }),
   },
+  "/events": {
+    get: op({
+      id: "listEvents",
+      tag: "Events",
+      summary: "List events",
+      description:
+        "Every geofence.entry, geofence.exit, geofence.dwell, battery.low and device.status_changed, newest first by " +
+        "`occurredAt` (then id), on every plan, whether or not anything was delivered. Filters combine; `from`/`to` " +
+        "are inclusive bounds on `occurredAt`. A filter id that names nothing of this account gives an empty page.",
+      query: EventListQuery,
+      ok: { status: "200", schema: EventPage, description: "A page of events" },
+    }),
+  },
+  "/events/{eventId}": {
+    get: op({
+      id: "getEvent",
+      tag: "Events",
+      summary: "Retrieve an event",
+      path: eventIdPath,
+      ok: { status: "200", schema: Event, description: "The event" },
+      errors: ["invalid_request", "not_found"],
+    }),
+  },
+  "/geofences/{geofence_id}/occupants": {
+    get: op({
+      id: "listGeofenceOccupants",
+      tag: "Geofences",
+      summary: "List who is inside a geofence",
+      description: "The trackables inside the geofence now, the latest arrival first. On every plan.",
+      path: geofenceIdPath,
+      query: OccupancyQuery,
+      ok: { status: "200", schema: OccupantPage, description: "A page of occupants" },
+      errors: ["invalid_request", "not_found"],
+    }),
+  },
+  "/trackables/{trackableId}/geofences": {
+    get: op({
+      id: "listTrackableGeofences",
+      tag: "Trackables",
+      summary: "List the geofences a trackable is inside",
+      description: "The geofences the trackable is inside now, the latest entry first. On every plan.",
+      path: trackableIdPath,
+      query: OccupancyQuery,
+      ok: { status: "200", schema: TrackableGeofencePage, description: "A page of geofences" },
+      errors: ["invalid_request", "not_found"],
+    }),
+  },
   "/share-links": {
     get: op({
       id: "listShareLinks",
@@ -591,7 +649,18 @@ export function openApiDocument(serverUrl = "/api/v1") {
           "position or body, 401 unknown or revoked token, 413, 415 wrong content type, 429. Stored points carry " +
           "`source` (`owntracks`, `traccar`, `overland`).",
       },
-      { name: "Geofences", description: "Circular zones; a trackable entering or leaving one emits an event" },
+      {
+        name: "Geofences",
+        description:
+          "Circles or GeoJSON polygons (with holes); a trackable entering or leaving one emits an event, recorded in " +
+          "the event log. `occupantCount` and the occupants list say who is inside now.",
+      },
+      {
+        name: "Events",
+        description:
+          "The event log: every geofence transition, battery.low and device.status_changed, recorded on every plan in " +
+          "the transaction that changed the state. Webhook deliveries are made from these records (`Delivery.eventId`).",
+      },
       { name: "Webhooks", description: "Account-level endpoints for geofence.entry/exit, location.updated, battery.low and device.status_changed" },
       { name: "Webhook deliveries", description: "Signed POSTs of events to your endpoints, retried after 5 s, 30 s and 2 min" },
       { name: "Webhook events", description: "What your endpoints receive: each event's payload and the headers of every attempt (Standard Webhooks and X-Service-*)" },

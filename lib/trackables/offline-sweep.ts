@@ -3,7 +3,7 @@ import { env } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { accounts, trackableStates, trackables } from "@/lib/db/schema";
 import { wakeRunner } from "@/lib/jobs/client";
-import { fanOut, type OutgoingEvent } from "@/lib/webhooks/fan-out";
+import { recordAndDeliver, type Happening } from "@/lib/events/events";
 import { beaconOf, statusChangedPayload } from "@/lib/webhooks/payloads";
 
 const SWEEP_BATCH = 500;
@@ -35,12 +35,15 @@ export async function sweepOfflineDevices(now = new Date()): Promise<number> {
       const byAccount = new Map<string, typeof stale>();
       for (const s of stale) byAccount.set(s.accountId, [...(byAccount.get(s.accountId) ?? []), s]);
       for (const [accountId, rows] of byAccount) {
-        const events: OutgoingEvent[] = rows.map((r) => ({
-          event: "device.status_changed",
-          trackableId: r.trackableId,
-          payload: statusChangedPayload(beaconOf({ id: r.trackableId, name: r.name, type: r.type }), now, "online", "offline"),
+        const events: Happening[] = rows.map((r) => ({
+          record: { type: "device.status_changed", trackableId: r.trackableId, occurredAt: now },
+          outgoing: {
+            event: "device.status_changed",
+            trackableId: r.trackableId,
+            payload: statusChangedPayload(beaconOf({ id: r.trackableId, name: r.name, type: r.type }), now, "online", "offline"),
+          },
         }));
-        deliveries += await fanOut(tx, { id: accountId, plan: rows[0]!.plan }, events);
+        deliveries += await recordAndDeliver(tx, { id: accountId, plan: rows[0]!.plan }, events);
       }
       return { count: stale.length, deliveries };
     });

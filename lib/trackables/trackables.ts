@@ -1,7 +1,9 @@
 import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
-import { exec, type Ctx } from "@/lib/context";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { locations, trackables, type LocationRow, type TrackableRow } from "@/lib/db/schema";
+import { exitAllOnTrackableDelete } from "@/lib/geofences/synthetic";
 import { notFound } from "@/lib/http/errors";
+import { wakeRunner } from "@/lib/jobs/client";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { serializeLocation } from "@/lib/locations/serialize";
 import { z } from "zod";
@@ -108,9 +110,20 @@ export async function updateTrackable({ ctx, id, input }: { ctx: Ctx; id: string
 
 /** Deletes the trackable with its location history and geofence assignments. */
 export async function deleteTrackable({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const rows = await exec(ctx)
-    .delete(trackables)
-    .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)))
-    .returning({ id: trackables.id });
-  if (rows.length === 0) throw notFound("Trackable", id);
+  const deliveries = await withTransaction(ctx, async (tx) => {
+    const [owned] = await exec(tx)
+      .select({ id: trackables.id })
+      .from(trackables)
+      .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)));
+    if (!owned) throw notFound("Trackable", id);
+    // It leaves every geofence it is inside first (reason trackable_deleted), while its last location still exists.
+    const sent = await exitAllOnTrackableDelete(tx.tx, tx.account, id);
+    const rows = await exec(tx)
+      .delete(trackables)
+      .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)))
+      .returning({ id: trackables.id });
+    if (rows.length === 0) throw notFound("Trackable", id);
+    return sent;
+  });
+  if (deliveries > 0) wakeRunner();
 }

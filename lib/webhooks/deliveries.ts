@@ -19,6 +19,7 @@ export interface NewDelivery {
   geofenceId?: string | null;
   webhookId?: string | null;
   trackableId?: string | null;
+  eventId?: string | null;
   test?: boolean;
   /** During a rotation's overlap: the target's previous secret (looked up from the geofence or endpoint when omitted). */
   previous?: { secret: string; expiresAt: Date } | null;
@@ -44,6 +45,7 @@ export async function insertDeliveries(executor: Executor, rows: readonly NewDel
     geofenceId: r.geofenceId ?? null,
     webhookId: r.webhookId ?? null,
     trackableId: r.trackableId ?? null,
+    eventId: r.eventId ?? null,
     test: r.test ?? false,
   }));
   await inChunks(values, rowsPerInsert(webhookDeliveries), async (chunk) => {

@@ -18,6 +18,7 @@ export function serializeDelivery(row: WebhookDeliveryRow, attempts: WebhookDeli
     geofenceId: row.geofenceId,
     webhookId: row.webhookId,
     trackableId: row.trackableId,
+    eventId: row.eventId,
     url: row.url,
     payload: row.payload,
     attempts: attempts
@@ -97,6 +98,7 @@ export async function redeliver({ ctx, id }: { ctx: Ctx; id: string }): Promise<
         geofenceId: original.geofenceId,
         webhookId: original.webhookId,
         trackableId: original.trackableId,
+        eventId: original.eventId,
         test: original.test,
       },
     ]);

@@ -31,6 +31,9 @@ export const Delivery = z
     geofenceId: Id.nullable(),
     webhookId: Id.nullable().meta({ description: "The account webhook endpoint, or null for a geofence's own webhook" }),
     trackableId: Id.nullable(),
+    eventId: Id.nullable().meta({
+      description: "The recorded event (GET /events/{eventId}) this delivers; null for location.updated and tests",
+    }),
     url: z.string().meta({ description: "Where it is sent" }),
     payload: z.record(z.string(), z.unknown()).meta({ description: "The JSON body sent" }),
     attempts: z.array(DeliveryAttempt),

@@ -11,6 +11,8 @@ export interface OutgoingEvent {
   event: WebhookEvent;
   payload: Record<string, unknown>;
   trackableId: string;
+  /** The recorded event this delivers (none for location.updated). */
+  eventId?: string;
   /** For geofence.entry/exit: the geofence, whose own webhook (when it has one) receives the event too. */
   geofence?: { id: string; notificationType: string; webhookUrl: string | null; webhookSecret: string | null };
 }
@@ -53,7 +55,7 @@ export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[
 /** The deliveries of the events, one at a time, in event order. */
 function* deliveryRows(account: AccountRef, events: OutgoingEvent[], endpoints: WebhookRow[]): Generator<NewDelivery> {
   for (const e of events) {
-    const base = { accountId: account.id, event: e.event, payload: e.payload, trackableId: e.trackableId, geofenceId: e.geofence?.id ?? null };
+    const base = { accountId: account.id, event: e.event, payload: e.payload, trackableId: e.trackableId, geofenceId: e.geofence?.id ?? null, eventId: e.eventId ?? null };
     if (e.geofence?.notificationType === "webhook" && e.geofence.webhookUrl) {
       yield { ...base, url: e.geofence.webhookUrl, secret: e.geofence.webhookSecret };
     }

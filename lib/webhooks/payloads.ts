@@ -46,6 +46,11 @@ export function geofenceEventPayload(
   return { event, occurred_at: location.timestamp, geofence: geofenceOf(geofence), beacon, location };
 }
 
+/** The entry payload's fields with "event": "geofence.dwell", plus how long the trackable has been inside. */
+export function geofenceDwellPayload(geofence: GeofencePayload, beacon: BeaconPayload, location: LocationPayload, seconds: number) {
+  return { event: "geofence.dwell" as const, occurred_at: location.timestamp, geofence: geofenceOf(geofence), beacon, location, dwell: { seconds } };
+}
+
 export function locationUpdatedPayload(beacon: BeaconPayload, location: LocationPayload) {
   return { event: "location.updated" as const, occurred_at: location.timestamp, beacon, location };
 }

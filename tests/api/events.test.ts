@@ -87,6 +87,9 @@ describe("geofence events", () => {
       const delivery = await waitForDelivery(a, `geofenceId=${geofence.id}&event=geofence.exit`, (d) => d.status === "succeeded");
       expect(delivery.attempts).toHaveLength(1);
       expect(delivery.attempts[0].statusCode).toBe(200);
+      // Deliveries are made from recorded events and name them.
+      const event = await a.api("GET", `/events/${delivery.eventId}`);
+      expect(event.body).toMatchObject({ type: "geofence.exit", geofenceId: geofence.id, trackableId: trackable.id, occurredAt: "2026-11-22T08:02:00.000Z", reason: "crossing" });
     } finally {
       await receiver.close();
     }
@@ -310,7 +313,7 @@ describe("test-webhook, redeliver and history", () => {
       expect((await b.api("GET", `/webhook-deliveries/${sent.body.deliveryId}`)).status).toBe(404);
       expect((await b.api("POST", `/webhook-deliveries/${sent.body.deliveryId}/redeliver`)).status).toBe(404);
       expect((await b.api("GET", "/webhook-deliveries")).body.data).toEqual([]);
-      for (const q of ["status=done", "event=geofence.dwell", "geofenceId=nope", "limit=0"]) {
+      for (const q of ["status=done", "event=geofence.enter", "geofenceId=nope", "limit=0"]) {
         const res = await a.api("GET", `/webhook-deliveries?${q}`);
         expect(res.status, q).toBe(400);
       }
@@ -340,6 +343,39 @@ describe("plan gating", () => {
 });
 
 describe("account webhooks", () => {
+  it("geofence.dwell reaches the geofence's webhook and subscribed endpoints, with the entry's fields and dwell.seconds", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      const hook = await a.api("POST", "/webhooks", { url: receiver.url, secret: SECRET, events: ["geofence.dwell"] });
+      expect(hook.status, hook.text).toBe(201);
+      const { trackable, geofence } = await setup(a, receiver.url, { dwellSeconds: 60 });
+      await a.api("POST", `/trackables/${trackable.id}/locations`, {
+        locations: [
+          { ...INSIDE, timestamp: "2026-11-22T15:00:00.000Z" },
+          { ...INSIDE, accuracy: 4, timestamp: "2026-11-22T15:01:05.500Z" },
+        ],
+      });
+      // The geofence's own webhook gets entry and dwell; the account endpoint only dwell.
+      const got = await receiver.waitFor(3);
+      const dwells = got.filter((r) => r.json.event === "geofence.dwell");
+      expect(dwells).toHaveLength(2);
+      for (const d of dwells) {
+        expect(d.signatureValid).toBe(true);
+        expect(d.json).toEqual({
+          event: "geofence.dwell",
+          occurred_at: "2026-11-22T15:01:05.500Z",
+          geofence: { id: geofence.id, name: "Depot", latitude: CENTER.latitude, longitude: CENTER.longitude, radius: 200 },
+          beacon: { id: trackable.id, name: "Van 7", type: "vehicle" },
+          location: { latitude: INSIDE.latitude, longitude: INSIDE.longitude, accuracy: 4, timestamp: "2026-11-22T15:01:05.500Z" },
+          dwell: { seconds: 65 },
+        });
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("location.updated, battery.low and device.status_changed reach a subscribed endpoint", async () => {
     const receiver = await startReceiver({ secret: SECRET });
     try {
@@ -371,8 +407,112 @@ describe("account webhooks", () => {
       expect(offline[4]!.json).toMatchObject({ event: "device.status_changed", status: { previous: "online", current: "offline" } });
       const byWebhook = await a.api("GET", `/webhook-deliveries?webhookId=${hook.body.id}`);
       expect(byWebhook.body.data.length).toBe(5);
+      // Every delivery but location.updated's names its recorded event; the offline transition is recorded too.
+      for (const d of byWebhook.body.data) {
+        if (d.event === "location.updated") expect(d.eventId).toBeNull();
+        else expect((await a.api("GET", `/events/${d.eventId}`)).body.type, d.event).toBe(d.event);
+      }
+      const recorded = (await a.api("GET", `/events?trackableId=${t.id}`)).body.data;
+      // Newest first: offline (the sweep), online (dated by receipt, after the points), battery.low (the point's time).
+      expect(recorded.map((e: { type: string }) => e.type)).toEqual(["device.status_changed", "device.status_changed", "battery.low"]);
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe("synthetic transitions", () => {
+  async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const got = await get();
+      if (got !== undefined) return got;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  const withReason = (rx: { received: { json: Record<string, any> }[] }, reason: string, trackableId: string) => () =>
+    rx.received.find((r) => r.json.reason === reason && r.json.beacon.id === trackableId)?.json;
+
+  it("unassigning, reshaping, deleting a trackable and deleting a geofence emit exits (and a reshape entry) with a reason", async () => {
+    const fenceRx = await startReceiver({ secret: SECRET });
+    const accountRx = await startReceiver({ secret: SECRET });
+    try {
+      const a = await newAccount();
+      expect((await a.api("POST", "/webhooks", { url: accountRx.url, secret: SECRET, events: ["geofence.entry", "geofence.exit"] })).status).toBe(201);
+      const t1 = (await a.api("POST", "/trackables", { name: "One" })).body;
+      const { trackable: t2, geofence } = await setup(a, fenceRx.url);
+      for (const t of [t1, t2]) await a.api("POST", `/trackables/${t.id}/locations`, { ...INSIDE, accuracy: 7, timestamp: "2026-11-22T16:00:00.000Z" });
+      await until("both entries", () => (fenceRx.received.length >= 2 && accountRx.received.length >= 2 ? true : undefined));
+      // Real crossings keep exactly the spec's fields.
+      expect(Object.keys(fenceRx.received[0]!.json)).toEqual(["event", "occurred_at", "geofence", "beacon", "location"]);
+
+      // 1. Unassigned: t1 leaves at the moment of the change, at its last evaluated location.
+      const before = Date.now();
+      expect((await a.api("PATCH", `/geofences/${geofence.id}`, { trackableIds: [t2.id] })).status).toBe(200);
+      for (const rx of [fenceRx, accountRx]) {
+        const exit = await until("unassigned exit", withReason(rx, "unassigned", t1.id));
+        expect(Object.keys(exit)).toEqual(["event", "occurred_at", "geofence", "beacon", "location", "reason"]);
+        expect(exit).toMatchObject({ event: "geofence.exit", geofence: { id: geofence.id }, location: { ...INSIDE, accuracy: 7, timestamp: "2026-11-22T16:00:00.000Z" } });
+        expect(Date.parse(exit.occurred_at)).toBeGreaterThanOrEqual(before - 1000);
+      }
+      expect(fenceRx.received.every((r) => r.signatureValid)).toBe(true);
+      const [recorded] = (await a.api("GET", `/events?trackableId=${t1.id}&type=geofence.exit`)).body.data;
+      expect(recorded).toMatchObject({ geofenceId: geofence.id, reason: "unassigned", confidence: null, durationSeconds: expect.any(Number) });
+      expect((await a.api("GET", `/geofences/${geofence.id}`)).body.occupantCount).toBe(1);
+
+      // 2. Reshaped away from t2: an exit; reshaped back over it: an entry, both "geofence_changed".
+      expect((await a.api("PATCH", `/geofences/${geofence.id}`, { latitude: 10, longitude: 10 })).status).toBe(200);
+      const moved = await until("reshape exit", withReason(fenceRx, "geofence_changed", t2.id));
+      expect(moved).toMatchObject({ event: "geofence.exit", geofence: { latitude: 10, longitude: 10 } });
+      const polygon = { type: "Polygon", coordinates: [[[13.40, 52.51], [13.41, 52.51], [13.41, 52.53], [13.40, 52.53], [13.40, 52.51]]] };
+      expect((await a.api("PATCH", `/geofences/${geofence.id}`, { shape: "polygon", geometry: polygon })).status).toBe(200);
+      await until("reshape entry", () => fenceRx.received.find((r) => r.json.reason === "geofence_changed" && r.json.event === "geofence.entry")?.json);
+      expect((await a.api("GET", `/geofences/${geofence.id}/occupants`)).body.data.map((o: { trackableId: string }) => o.trackableId)).toEqual([t2.id]);
+      // A rename is not a reshape: nothing more.
+      const count = fenceRx.received.length;
+      await a.api("PATCH", `/geofences/${geofence.id}`, { name: "Renamed" });
+
+      // 3. The trackable is deleted: it leaves, and the event outlives it.
+      expect((await a.api("DELETE", `/trackables/${t2.id}`)).status).toBe(204);
+      const gone = await until("trackable_deleted exit", withReason(fenceRx, "trackable_deleted", t2.id));
+      expect(gone).toMatchObject({ event: "geofence.exit", geofence: { id: geofence.id, name: "Renamed" }, beacon: { id: t2.id, name: "Van 7" } });
+      expect(fenceRx.received.length).toBe(count + 1);
+      const events = (await a.api("GET", `/events?trackableId=${t2.id}`)).body.data;
+      expect(events.map((e: { type: string; reason: string }) => `${e.type}:${e.reason}`).slice(0, 3)).toEqual([
+        "geofence.exit:trackable_deleted",
+        "geofence.entry:geofence_changed",
+        "geofence.exit:geofence_changed",
+      ]);
+
+      // 4. The geofence is deleted: who is inside leaves, delivered to the webhook it had at that moment.
+      const t3 = (await a.api("POST", "/trackables", { name: "Three" })).body;
+      await a.api("PATCH", `/geofences/${geofence.id}`, { trackableIds: null });
+      await a.api("POST", `/trackables/${t3.id}/locations`, { ...INSIDE, timestamp: "2026-11-22T16:10:00.000Z" });
+      await until("t3 entry", () => fenceRx.received.find((r) => r.json.event === "geofence.entry" && r.json.beacon.id === t3.id));
+      expect((await a.api("DELETE", `/geofences/${geofence.id}`)).status).toBe(204);
+      for (const rx of [fenceRx, accountRx]) {
+        const exit = await until("geofence_deleted exit", withReason(rx, "geofence_deleted", t3.id));
+        expect(exit).toMatchObject({ event: "geofence.exit", geofence: { id: geofence.id, name: "Renamed" } });
+      }
+      const [last] = (await a.api("GET", `/events?trackableId=${t3.id}&type=geofence.exit`)).body.data;
+      expect(last).toMatchObject({ reason: "geofence_deleted", geofenceId: geofence.id });
+      const delivery = (await a.api("GET", `/webhook-deliveries?trackableId=${t3.id}&event=geofence.exit`)).body.data[0];
+      expect(delivery.eventId).toBe(last.id);
+    } finally {
+      await fenceRx.close();
+      await accountRx.close();
+    }
+  });
+
+  it("on the free plan they are recorded, and nothing is sent", async () => {
+    const a = await newAccount({ plan: "free" });
+    const t = (await a.api("POST", "/trackables", { name: "Free" })).body;
+    const g = (await a.api("POST", "/geofences", { name: "Depot", ...CENTER, radius: 200 })).body;
+    await a.api("POST", `/trackables/${t.id}/locations`, { ...INSIDE, timestamp: "2026-11-22T17:00:00.000Z" });
+    await until("entry", async () => ((await a.api("GET", `/geofences/${g.id}`)).body.occupantCount === 1 ? true : undefined));
+    expect((await a.api("DELETE", `/geofences/${g.id}`)).status).toBe(204);
+    const events = (await a.api("GET", `/events?trackableId=${t.id}&type=geofence.exit`)).body.data;
+    expect(events).toMatchObject([{ reason: "geofence_deleted", geofenceId: g.id }]);
   });
 });

@@ -45,13 +45,23 @@ describe("geofences: create and read", () => {
     expect(created.body).toEqual({
       id: expect.stringMatching(UUID),
       name: "Depot",
+      shape: "circle",
+      geometry: null,
       latitude: 52.52,
       longitude: 13.405,
       radius: 250,
       notificationType: "none",
       webhookUrl: null,
       webhookSecretSet: false,
+      exitBuffer: 0,
+      debounceSeconds: 0,
+      dwellSeconds: 0,
+      maxAccuracy: null,
+      tag: null,
+      externalId: null,
+      metadata: {},
       trackableIds: null,
+      occupantCount: 0,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
@@ -153,6 +163,125 @@ describe("geofences: create and read", () => {
     expect(put.body.error.code).toBe("method_not_allowed");
     expect((await a.api("DELETE", "/geofences")).status).toBe(405);
     expect((await a.api("POST", `/geofences/${g.id}`, BASE)).status).toBe(405);
+  });
+});
+
+// A square of about 1.1 × 0.7 km around Berlin's centre, with a hole in its middle.
+const SQUARE = [[13.4, 52.51], [13.41, 52.51], [13.41, 52.52], [13.4, 52.52], [13.4, 52.51]];
+const HOLE = [[13.404, 52.514], [13.404, 52.516], [13.406, 52.516], [13.406, 52.514], [13.404, 52.514]];
+const POLYGON = { type: "Polygon", coordinates: [SQUARE, HOLE] };
+
+describe("geofences: polygons", () => {
+  it("creates a polygon: geometry as sent, centroid and farthest-vertex radius, shape polygon", async () => {
+    const a = await newAccount();
+    const res = await a.api("POST", "/geofences", { name: "Block", shape: "polygon", geometry: POLYGON });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ shape: "polygon", geometry: POLYGON, notificationType: "none" });
+    expect(res.body.latitude).toBeCloseTo(52.515, 3);
+    expect(res.body.longitude).toBeCloseTo(13.405, 6);
+    // Half the diagonal of 0.01° × 0.01° at 52.5° N: about 650 m.
+    expect(res.body.radius).toBeGreaterThan(600);
+    expect(res.body.radius).toBeLessThan(700);
+    expect((await a.api("GET", `/geofences/${res.body.id}`)).body).toEqual(res.body);
+  });
+
+  it("refuses circle fields with a polygon, geometry with a circle, and a missing shape field", async () => {
+    const a = await newAccount();
+    expectInvalid(await a.api("POST", "/geofences", { name: "x", shape: "polygon", geometry: POLYGON, latitude: 1, radius: 5 }), [
+      'latitude: only for shape "circle"',
+      'radius: only for shape "circle"',
+    ]);
+    expectInvalid(await a.api("POST", "/geofences", { ...BASE, geometry: POLYGON }), ['geometry: only for shape "polygon"']);
+    expectInvalid(await a.api("POST", "/geofences", { name: "x", shape: "polygon" }), ['geometry: required when shape is "polygon"']);
+    expectInvalid(await a.api("POST", "/geofences", { name: "x" }), ["latitude: required", "longitude: required", "radius: required"]);
+    expectInvalid(await a.api("POST", "/geofences", { ...BASE, shape: "square" }), ["shape"]);
+    expect((await a.api("GET", "/geofences")).body.data).toEqual([]);
+  });
+
+  it("names the offending ring and position of a bad polygon", async () => {
+    const a = await newAccount();
+    const bad = (coordinates: unknown) => a.api("POST", "/geofences", { name: "x", shape: "polygon", geometry: { type: "Polygon", coordinates } });
+    expectInvalid(await bad([SQUARE.slice(0, 4)]), ["geometry.coordinates[0][3]", "must be closed"]);
+    expectInvalid(await bad([[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]), ["geometry.coordinates[0]", "intersects itself at [0.5, 0.5]"]);
+    expectInvalid(await bad([[[0, 0], [1, 0], [0, 0]]]), ["geometry.coordinates[0]", "at least 4 positions"]);
+    expectInvalid(await bad([[[0, 0], [1, 1], [2, 2], [0, 0]]]), ["geometry.coordinates[0]", "zero area"]);
+    expectInvalid(await bad([[[-170, 0], [170, 0], [170, 1], [-170, 0]]]), ["geometry.coordinates[0]", "180°"]);
+    expectInvalid(await bad([SQUARE, [[13.405, 52.515], [13.42, 52.515], [13.42, 52.516], [13.405, 52.515]]]), ["geometry.coordinates[1]", "crosses ring 0"]);
+    expectInvalid(await bad([[[0, 0], [0, 91], [1, 1], [0, 0]]]), ["geometry.coordinates[0][1][1]", "latitude"]);
+    const many = Array.from({ length: 2001 }, (_, i) => [Math.cos(i / 300), Math.sin(i / 300)]);
+    expectInvalid(await bad([many]), ["geometry.coordinates", "at most 2000 positions"]);
+  });
+
+  it("PATCH: replaces the rings, switches to a circle and back, and keeps fields apart", async () => {
+    const a = await newAccount();
+    const g = (await a.api("POST", "/geofences", { name: "Block", shape: "polygon", geometry: POLYGON })).body;
+    const outer = { type: "Polygon", coordinates: [SQUARE] };
+    const moved = await a.api("PATCH", `/geofences/${g.id}`, { geometry: outer });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ shape: "polygon", geometry: outer });
+    expectInvalid(await a.api("PATCH", `/geofences/${g.id}`, { radius: 10 }), ['radius: only for shape "circle"']);
+    expectInvalid(await a.api("PATCH", `/geofences/${g.id}`, { shape: "circle", radius: 10 }), ["latitude: required", "longitude: required"]);
+    const circle = await a.api("PATCH", `/geofences/${g.id}`, { shape: "circle", ...BASE });
+    expect(circle.status, circle.text).toBe(200);
+    expect(circle.body).toMatchObject({ shape: "circle", geometry: null, latitude: 52.52, longitude: 13.405, radius: 250 });
+    expectInvalid(await a.api("PATCH", `/geofences/${g.id}`, { geometry: outer }), ['geometry: only for shape "polygon"']);
+    expectInvalid(await a.api("PATCH", `/geofences/${g.id}`, { shape: "polygon" }), ['geometry: required when shape is "polygon"']);
+    const back = await a.api("PATCH", `/geofences/${g.id}`, { shape: "polygon", geometry: outer });
+    expect(back.body).toMatchObject({ shape: "polygon", geometry: outer });
+    expect(back.body.latitude).toBeCloseTo(52.515, 3);
+  });
+});
+
+describe("geofences: noise settings, tag, externalId and metadata", () => {
+  it("stores and patches every setting; metadata is replaced whole", async () => {
+    const a = await newAccount();
+    const settings = { exitBuffer: 25.5, debounceSeconds: 30, dwellSeconds: 600, maxAccuracy: 100, tag: "depots", externalId: "store-42", metadata: { region: "north", n: 1 } };
+    const g = await geofenceOf(a, settings);
+    expect(g).toMatchObject(settings);
+    const patched = await a.api("PATCH", `/geofences/${g.id}`, { exitBuffer: 0, maxAccuracy: null, tag: null, metadata: { region: "south" } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({ exitBuffer: 0, debounceSeconds: 30, dwellSeconds: 600, maxAccuracy: null, tag: null, externalId: "store-42", metadata: { region: "south" } });
+    for (const body of [{ exitBuffer: 10_000, debounceSeconds: 86_400, dwellSeconds: 604_800, maxAccuracy: 0 }]) {
+      expect((await a.api("PATCH", `/geofences/${g.id}`, body)).body).toMatchObject(body);
+    }
+  });
+
+  it("refuses out-of-range settings, naming each", async () => {
+    const a = await newAccount();
+    for (const [body, fields] of [
+      [{ exitBuffer: -1 }, ["exitBuffer"]],
+      [{ exitBuffer: 10_001 }, ["exitBuffer"]],
+      [{ debounceSeconds: 1.5 }, ["debounceSeconds"]],
+      [{ debounceSeconds: 86_401 }, ["debounceSeconds"]],
+      [{ dwellSeconds: 604_801, maxAccuracy: -2 }, ["dwellSeconds", "maxAccuracy"]],
+      [{ tag: "t".repeat(65) }, ["tag"]],
+      [{ externalId: "" }, ["externalId"]],
+      [{ externalId: "x".repeat(129) }, ["externalId"]],
+      [{ metadata: [1] }, ["metadata"]],
+      [{ metadata: { big: "x".repeat(5000) } }, ["metadata"]],
+    ] as const) {
+      expectInvalid(await a.api("POST", "/geofences", { ...BASE, ...body }), [...fields], JSON.stringify(body).slice(0, 80));
+    }
+  });
+
+  it("externalId is unique per account (409 on create and patch), filters by tag and externalId", async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    const first = await geofenceOf(a, { externalId: "store-1", tag: "shops" });
+    const dup = await a.api("POST", "/geofences", { ...BASE, externalId: "store-1" });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error).toEqual({ code: "conflict", message: expect.stringContaining(`externalId: "store-1" is already used by geofence ${first.id}`) });
+    const second = await geofenceOf(a, { externalId: "store-2", tag: "shops" });
+    const third = await geofenceOf(a, { tag: "depots" });
+    expect((await a.api("PATCH", `/geofences/${second.id}`, { externalId: "store-1" })).status).toBe(409);
+    expect((await a.api("PATCH", `/geofences/${first.id}`, { externalId: "store-1", name: "Same" })).status).toBe(200);
+    // Another account may use the same externalId.
+    expect((await b.api("POST", "/geofences", { ...BASE, externalId: "store-1" })).status).toBe(201);
+    const ids = async (q: string) => (await a.api("GET", `/geofences?${q}`)).body.data.map((g: { id: string }) => g.id);
+    expect(await ids("tag=shops")).toEqual([second.id, first.id]);
+    expect(await ids("tag=depots")).toEqual([third.id]);
+    expect(await ids("externalId=store-2")).toEqual([second.id]);
+    expect(await ids("externalId=nope")).toEqual([]);
   });
 });
 

@@ -35,7 +35,7 @@ describe("account webhooks", () => {
       [{ url: "https://10.0.0.1/x", events: ["geofence.entry"] }, "url"],
       [{ url: URL_OK }, "events"],
       [{ url: URL_OK, events: [] }, "events"],
-      [{ url: URL_OK, events: ["geofence.dwell"] }, "events"],
+      [{ url: URL_OK, events: ["geofence.enter"] }, "events"],
       [{ url: URL_OK, events: ["battery.low", "battery.low"] }, "events"],
       [{ url: URL_OK, events: ["battery.low"], secret: "short" }, "secret"],
       [{ url: URL_OK, events: ["battery.low"], bogus: 1 }, "bogus"],

@@ -7,6 +7,7 @@ export * from "./geofence-trackables";
 export * from "./trackable-states";
 export * from "./geofence-memberships";
 export * from "./webhooks";
+export * from "./events";
 export * from "./webhook-deliveries";
 export * from "./webhook-delivery-attempts";
 export * from "./jobs";

@@ -1,6 +1,7 @@
 import { boolean, index, integer, json, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, id, ts, updatedAt } from "./columns";
+import { events } from "./events";
 import { geofences } from "./geofences";
 import { trackables } from "./trackables";
 import { webhooks } from "./webhooks";
@@ -18,6 +19,8 @@ export const webhookDeliveries = pgTable(
     geofenceId: uuid("geofence_id").references(() => geofences.id, { onDelete: "set null" }),
     webhookId: uuid("webhook_id").references(() => webhooks.id, { onDelete: "set null" }),
     trackableId: uuid("trackable_id").references(() => trackables.id, { onDelete: "set null" }),
+    // The recorded event this delivers (null for location.updated, which is not recorded, and for tests).
+    eventId: uuid("event_id").references(() => events.id, { onDelete: "set null" }),
     // Target and signing secret as they were when the event happened: retries go where the first attempt went.
     url: text("url").notNull(),
     secret: text("secret"),

@@ -2,7 +2,14 @@ import { boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-cor
 import { accounts } from "./accounts";
 import { createdAt, id, ts, updatedAt } from "./columns";
 
-export const WEBHOOK_EVENTS = ["geofence.entry", "geofence.exit", "location.updated", "battery.low", "device.status_changed"] as const;
+export const WEBHOOK_EVENTS = [
+  "geofence.entry",
+  "geofence.exit",
+  "geofence.dwell",
+  "location.updated",
+  "battery.low",
+  "device.status_changed",
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 // Account-level webhook endpoints (/webhooks), each subscribed to some event kinds.

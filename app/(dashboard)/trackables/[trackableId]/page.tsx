@@ -8,6 +8,7 @@ import { BatteryIndicator, StatusIndicator } from "@/components/trackables/indic
 import { TrackMap } from "@/components/trackables/maps";
 import { ShareLinksPanel } from "@/components/share-links/share-links-panel";
 import { ConnectDevicePanel } from "@/components/devices/connect-device-panel";
+import { EventTimeline } from "@/components/trackables/event-timeline";
 import { RangePicker } from "@/components/trackables/range-picker";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
 import { Badge, Card } from "@/components/ui";
@@ -23,6 +24,9 @@ import { listDeviceTokens } from "@/lib/devices/tokens";
 import { SOURCE_LABELS } from "@/lib/devices/setup";
 import { getTrackableStatuses } from "@/lib/trackables/status";
 import { getTrackable } from "@/lib/trackables/trackables";
+import { listEvents } from "@/lib/events/events";
+import { listAllGeofences } from "@/lib/geofences/geofences";
+import { listTrackableGeofences } from "@/lib/geofences/occupancy";
 
 type Props = {
   params: Promise<{ trackableId: string }>;
@@ -48,12 +52,16 @@ export default async function TrackablePage({ params, searchParams }: Props) {
   const trackable = await loadTrackable(trackableId);
   const now = new Date();
   const range = parseTimeRange(await searchParams, now);
-  const [track, statuses, shareLinks, deviceTokens] = await Promise.all([
+  const [track, statuses, shareLinks, deviceTokens, inside, events, fences] = await Promise.all([
     readTrack({ ctx, trackableId, from: range.from, to: range.to }),
     getTrackableStatuses({ ctx, trackables: [trackable], now }),
     listShareLinks({ ctx, query: { trackableId, active: true, limit: 100 }, now }),
     listDeviceTokens({ ctx, trackableId, query: { limit: 100 } }),
+    listTrackableGeofences({ ctx, trackableId, query: { limit: 100 } }),
+    listEvents({ ctx, query: { trackableId, limit: RECENT_ROWS } }),
+    listAllGeofences({ ctx }),
   ]);
+  const geofenceNames = new Map(fences.map((g) => [g.id, g.name]));
   const status = statuses.get(trackable.id)!;
   const threshold = env().BATTERY_LOW_THRESHOLD;
   const latest = trackable.lastLocation;
@@ -171,6 +179,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               <LatestDetails location={latest} threshold={threshold} now={now} />
             </Card>
           ) : null}
+          <EventTimeline inside={inside.data} events={events.data} geofenceNames={geofenceNames} now={now} />
           <ConnectDevicePanel trackableId={trackable.id} appUrl={env().APP_URL} initialTokens={deviceTokens.data} />
           <ShareLinksPanel trackableId={trackable.id} initialLinks={shareLinks.data} />
         </div>

@@ -1,0 +1,98 @@
+import Link from "next/link";
+import { Badge, Card } from "@/components/ui";
+import { exactTime, relativeTime } from "@/lib/dashboard/format";
+import type { Event } from "@/lib/events/schemas";
+import type { TrackableGeofence } from "@/lib/geofences/schemas";
+
+// The trackable page's "Geofences" card: the fences it is inside now and its recorded events, newest first.
+
+const REASONS: Record<string, string> = {
+  geofence_deleted: "the geofence was deleted",
+  unassigned: "it was unassigned from the geofence",
+  trackable_deleted: "the trackable was deleted",
+  geofence_changed: "the geofence was reshaped",
+};
+
+function describe(e: Event, names: ReadonlyMap<string, string>): { label: string; color: "green" | "gray" | "blue" | "yellow" | "red"; detail: string } {
+  const fence = e.geofenceId ? (names.get(e.geofenceId) ?? "a deleted geofence") : "";
+  const why = e.reason && REASONS[e.reason] ? ` (${REASONS[e.reason]})` : "";
+  switch (e.type) {
+    case "geofence.entry":
+      return { label: "Entered", color: "green", detail: `${fence}${why}` };
+    case "geofence.exit":
+      return { label: "Left", color: "gray", detail: `${fence}${why}${e.durationSeconds != null ? ` after ${duration(e.durationSeconds)}` : ""}` };
+    case "geofence.dwell":
+      return { label: "Dwelling", color: "blue", detail: `${fence}, inside for ${duration(e.durationSeconds ?? 0)}` };
+    case "battery.low":
+      return { label: "Battery low", color: "yellow", detail: "" };
+    default:
+      return { label: "Status", color: "gray", detail: "came online or went offline" };
+  }
+}
+
+function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toLocaleString("en", { maximumFractionDigits: 1 })} h`;
+}
+
+export function EventTimeline({
+  inside,
+  events,
+  geofenceNames,
+  now,
+}: {
+  inside: TrackableGeofence[];
+  events: Event[];
+  geofenceNames: ReadonlyMap<string, string>;
+  now: Date;
+}) {
+  return (
+    <Card aria-labelledby="geofences-heading" className="p-4 sm:p-5">
+      <h2 id="geofences-heading" className="text-base font-semibold text-slate-900">
+        Geofences
+      </h2>
+      <p className="mt-3 text-sm font-medium text-slate-700">Inside now</p>
+      {inside.length === 0 ? (
+        <p className="text-sm text-slate-500" data-testid="inside-none">
+          Not inside any geofence.
+        </p>
+      ) : (
+        <ul className="mt-1 space-y-1 text-sm" data-testid="inside-list">
+          {inside.map((g) => (
+            <li key={g.geofenceId} className="flex flex-wrap justify-between gap-x-3">
+              <Link href="/geofences" className="font-medium text-indigo-700 hover:underline">
+                {g.name}
+              </Link>
+              <span className="text-slate-500">
+                since <time dateTime={g.enteredAt} title={exactTime(new Date(g.enteredAt))}>{relativeTime(new Date(g.enteredAt), now)}</time>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="mt-4 text-sm font-medium text-slate-700">Events</p>
+      {events.length === 0 ? (
+        <p className="text-sm text-slate-500">No events yet: entries, exits, dwells, low battery and status changes appear here.</p>
+      ) : (
+        <ol className="mt-2 space-y-2 border-l border-slate-200 pl-4" aria-label="Event timeline">
+          {events.map((e) => {
+            const d = describe(e, geofenceNames);
+            return (
+              <li key={e.id} className="relative text-sm" data-testid="timeline-event" data-type={e.type}>
+                <span className="absolute top-1.5 -left-[21px] h-2 w-2 rounded-full bg-slate-400" aria-hidden />
+                <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                  <Badge color={d.color}>{d.label}</Badge>
+                  <span className="min-w-0 break-words text-slate-800">{d.detail}</span>
+                </div>
+                <time className="block text-xs text-slate-500" dateTime={e.occurredAt}>
+                  {exactTime(new Date(e.occurredAt))}
+                </time>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </Card>
+  );
+}

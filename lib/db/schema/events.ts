@@ -1,0 +1,45 @@
+import { index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { createdAt, id, ts } from "./columns";
+
+export const EVENT_TYPES = ["geofence.entry", "geofence.exit", "geofence.dwell", "battery.low", "device.status_changed"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export const EVENT_REASONS = ["crossing", "dwell", "geofence_deleted", "unassigned", "trackable_deleted", "geofence_changed"] as const;
+export type EventReason = (typeof EVENT_REASONS)[number];
+
+export interface EventLocation {
+  latitude: number;
+  longitude: number;
+  accuracy: number | null;
+  timestamp: string;
+}
+
+// Every geofence transition, dwell, battery.low and device.status_changed, on every plan, written in the transaction
+// that changes the state. The record outlives its trackable and geofence (a trackable_deleted exit must stay
+// readable), so those ids carry no foreign key.
+export const events = pgTable(
+  "events",
+  {
+    id: id(),
+    accountId: uuid("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    type: text("type", { enum: EVENT_TYPES }).notNull(),
+    trackableId: uuid("trackable_id").notNull(),
+    geofenceId: uuid("geofence_id"),
+    occurredAt: ts("occurred_at").notNull(),
+    location: jsonb("location").$type<EventLocation>(),
+    reason: text("reason", { enum: EVENT_REASONS }),
+    durationSeconds: integer("duration_seconds"),
+    confidence: text("confidence", { enum: ["high", "low"] }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // GET /events pages an account's events newest first by (occurred_at, id).
+    index("events_account_occurred_idx").on(t.accountId, t.occurredAt.desc(), t.id.desc()),
+    // …filtered by trackable (the trackable page's timeline) or by geofence (the geofence page's recent events).
+    index("events_trackable_occurred_idx").on(t.accountId, t.trackableId, t.occurredAt.desc(), t.id.desc()),
+    index("events_geofence_occurred_idx").on(t.accountId, t.geofenceId, t.occurredAt.desc(), t.id.desc()),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;
+export type NewEventRow = typeof events.$inferInsert;

@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import { EARTH_RADIUS_M, haversineMeters } from "./haversine";
+import { containsPoint, metresInside, metresOutside, MAX_POLYGON_POSITIONS, PolygonGeometryInput, polygonSummary, type PolygonGeometry } from "./shapes";
+
+const poly = (...rings: [number, number][][]): PolygonGeometry => ({ type: "Polygon", coordinates: rings });
+const at = (longitude: number, latitude: number) => ({ latitude, longitude });
+const inside = (g: PolygonGeometry, lon: number, lat: number) => containsPoint({ ...polygonSummary(g), geometry: g }, at(lon, lat));
+
+// A "U" opening north: x 0–3, y 0–3, with the notch x 1–2, y 1–3 cut out (concave).
+const U = poly([[0, 0], [3, 0], [3, 3], [2, 3], [2, 1], [1, 1], [1, 3], [0, 3], [0, 0]]);
+// A square 0–4 with a square hole 1–3.
+const FRAME = poly([[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]], [[1, 1], [1, 3], [3, 3], [3, 1], [1, 1]]);
+
+describe("containsPoint: polygons", () => {
+  it("concave: the notch is outside, the arms and the base are inside", () => {
+    expect(inside(U, 1.5, 2)).toBe(false);
+    expect(inside(U, 1.5, 0.5)).toBe(true);
+    expect(inside(U, 0.5, 2.5)).toBe(true);
+    expect(inside(U, 2.5, 2.5)).toBe(true);
+    // The centroid-and-radius circle holds the notch: only the exact test keeps it out.
+    const s = polygonSummary(U);
+    expect(haversineMeters(s, at(1.5, 2))).toBeLessThan(s.radius);
+  });
+
+  it("holes are outside; the ring between is inside", () => {
+    expect(inside(FRAME, 2, 2)).toBe(false);
+    expect(inside(FRAME, 0.5, 2)).toBe(true);
+    expect(inside(FRAME, 5, 2)).toBe(false);
+  });
+
+  it("the boundary and the vertices count as inside, the hole's boundary too", () => {
+    expect(inside(U, 1.5, 0)).toBe(true); // on an outer edge
+    expect(inside(U, 1.5, 1)).toBe(true); // on the notch's floor
+    expect(inside(U, 3, 3)).toBe(true); // a vertex
+    expect(inside(U, 2, 1)).toBe(true); // a reflex vertex
+    expect(inside(FRAME, 1, 2)).toBe(true); // a hole's edge
+    expect(inside(FRAME, 3, 3)).toBe(true); // a hole's vertex
+    expect(inside(U, 3.000001, 1.5)).toBe(false);
+  });
+
+  it("edges are straight in longitude/latitude, not great circles", () => {
+    // A long east-west edge at 60° N: the great circle between its ends bulges north, the GeoJSON edge does not.
+    const band = poly([[-40, 59], [40, 59], [40, 60], [-40, 60], [-40, 59]]);
+    expect(inside(band, 0, 60)).toBe(true);
+    expect(inside(band, 0, 60.5)).toBe(false);
+  });
+});
+
+describe("polygonSummary", () => {
+  it("gives the centroid and the distance to the farthest vertex", () => {
+    const square = poly([[13.4, 52.5], [13.42, 52.5], [13.42, 52.52], [13.4, 52.52], [13.4, 52.5]]);
+    const s = polygonSummary(square);
+    expect(s.longitude).toBeCloseTo(13.41, 9);
+    expect(s.latitude).toBeCloseTo(52.51, 6);
+    const far = Math.max(...square.coordinates[0]!.map(([lon, lat]) => haversineMeters(s, at(lon, lat))));
+    expect(s.radius).toBeCloseTo(far, 6);
+  });
+});
+
+describe("metresOutside / metresInside", () => {
+  const square = poly([[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]]);
+  const shape = { ...polygonSummary(square), geometry: square };
+  const degree = (EARTH_RADIUS_M * Math.PI) / 180;
+  it("measures the distance to the nearest edge in metres", () => {
+    expect(metresOutside(shape, at(0.011, 0.005))).toBeCloseTo(0.001 * degree, -1);
+    expect(metresOutside(shape, at(0.005, 0.005))).toBe(0);
+    expect(metresInside(shape, at(0.005, 0.009))).toBeCloseTo(0.001 * degree, -1);
+    expect(metresInside(shape, at(0.02, 0.005))).toBe(0);
+  });
+  it("for circles: distance from the centre less the radius", () => {
+    const circle = { latitude: 0, longitude: 0, radius: 100, geometry: null };
+    expect(metresOutside(circle, at(0, 0.002))).toBeCloseTo(0.002 * degree - 100, 6);
+    expect(metresInside(circle, at(0, 0.0001))).toBeCloseTo(100 - 0.0001 * degree, 6);
+  });
+});
+
+function problems(geometry: unknown): string[] {
+  const r = PolygonGeometryInput.safeParse(geometry);
+  return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+}
+
+describe("PolygonGeometryInput", () => {
+  it("accepts squares, concave shapes, holes and either winding", () => {
+    expect(problems(U)).toEqual([]);
+    expect(problems(FRAME)).toEqual([]);
+    expect(problems(poly([[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]]))).toEqual([]);
+    expect(problems(poly([[179, 0], [180, 0], [180, 1], [179, 0]]))).toEqual([]);
+  });
+
+  it("refuses a ring that is not closed, naming ring and position", () => {
+    expect(problems(poly([[0, 0], [1, 0], [1, 1], [0, 1]]))).toEqual(["coordinates.0.3: the outer ring must be closed: its last position [0, 1] must equal its first [0, 0]"]);
+    expect(problems(poly([[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]], [[1, 1], [1, 2], [2, 2], [2, 1.5]]))[0]).toMatch(/^coordinates\.1\.3: hole 1 must be closed/);
+  });
+
+  it("refuses a ring of fewer than 4 positions", () => {
+    expect(problems(poly([[0, 0], [1, 0], [0, 0]]))).toEqual(["coordinates.0: the outer ring must have at least 4 positions (has 3)"]);
+  });
+
+  it("refuses more than 2,000 positions in all, and accepts exactly 2,000", () => {
+    const ring = (n: number): [number, number][] => {
+      const r: [number, number][] = [];
+      for (let i = 0; i < n - 1; i++) r.push([Math.cos((2 * Math.PI * i) / (n - 1)), Math.sin((2 * Math.PI * i) / (n - 1))]);
+      r.push(r[0]!);
+      return r;
+    };
+    expect(problems(poly(ring(MAX_POLYGON_POSITIONS)))).toEqual([]);
+    expect(problems(poly(ring(MAX_POLYGON_POSITIONS - 4), [[0, 0], [0.1, 0], [0.1, 0.1], [0, 0], [0, 0]].slice(0, 4) as [number, number][], [[0, 0]]))).toEqual([
+      `coordinates: must have at most ${MAX_POLYGON_POSITIONS} positions in all (has 2001)`,
+    ]);
+  });
+
+  it("refuses self-intersection, naming the crossing edges", () => {
+    const bowtie = poly([[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]);
+    expect(problems(bowtie)).toEqual(["coordinates.0: the outer ring intersects itself at [0.5, 0.5]: edge coordinates[0][0]→[1] crosses edge coordinates[0][2]→[3]"]);
+  });
+
+  it("refuses a hole that crosses the outer ring or another hole", () => {
+    const crossing = poly([[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]], [[3, 1], [5, 1], [5, 2], [3, 2], [3, 1]]);
+    expect(problems(crossing)).toEqual([expect.stringMatching(/^coordinates\.1: ring 1 touches or crosses ring 0 at \[4, [12]\]: edge coordinates\[1\]\[\d\]→\[\d\] meets edge coordinates\[0\]\[1\]→\[2\]$/)]);
+    const holes = poly([[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]], [[1, 1], [2, 1], [2, 2], [1, 2], [1, 1]], [[1.5, 1.5], [3, 1.5], [3, 3], [1.5, 3], [1.5, 1.5]]);
+    expect(problems(holes)[0]).toMatch(/^coordinates\.2: ring 2 touches or crosses ring 1/);
+  });
+
+  it("refuses zero area", () => {
+    expect(problems(poly([[0, 0], [1, 1], [2, 2], [0, 0]]))).toEqual(["coordinates.0: the outer ring has zero area (its positions are collinear or repeated)"]);
+    expect(problems(poly([[5, 5], [5, 5], [5, 5], [5, 5]]))).toEqual(["coordinates.0: the outer ring has zero area (its positions are collinear or repeated)"]);
+  });
+
+  it("refuses a ring spanning more than 180° of longitude", () => {
+    expect(problems(poly([[-170, 0], [170, 0], [170, 1], [-170, 1], [-170, 0]]))).toEqual([
+      "coordinates.0: the outer ring spans 340° of longitude (positions 0 and 1); at most 180° (split a fence across the antimeridian in two)",
+    ]);
+  });
+
+  it("refuses positions out of range or malformed, and other types", () => {
+    expect(problems(poly([[0, 0], [200, 0], [1, 1], [0, 0]]))).toEqual(["coordinates.0.1.0: longitude must be between -180 and 180"]);
+    expect(problems(poly([[0, 0], [1, 95], [1, 1], [0, 0]]))).toEqual(["coordinates.0.1.1: latitude must be between -90 and 90"]);
+    expect(problems({ type: "Polygon", coordinates: [[[0, 0], [1], [1, 1], [0, 0]]] })[0]).toMatch(/^coordinates\.0\.1/);
+    expect(problems({ type: "Point", coordinates: [0, 0] })[0]).toMatch(/^type: must be "Polygon"/);
+    expect(problems({ type: "Polygon", coordinates: [] })).toEqual(["coordinates: must hold at least the outer ring"]);
+    expect(problems({ type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]], bbox: [0, 0, 1, 1] })[0]).toMatch(/bbox/);
+  });
+});
