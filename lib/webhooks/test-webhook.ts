@@ -3,7 +3,7 @@ import type { Ctx } from "@/lib/context";
 import { geofences, webhookDeliveryAttempts, webhooks, type WebhookEvent } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { attemptDelivery, insertDeliveries, type NewDelivery } from "./deliveries";
-import { batteryLowPayload, geofenceEventPayload, locationUpdatedPayload, statusChangedPayload, type LocationPayload } from "./payloads";
+import { batteryLowPayload, geofenceDwellPayload, geofenceEventPayload, locationUpdatedPayload, statusChangedPayload, type LocationPayload } from "./payloads";
 
 /** The beacon of test payloads: UUID-shaped like a real one, and recognisable. */
 export const SAMPLE_BEACON = { id: "00000000-0000-4000-8000-000000000000", name: "Sample beacon", type: "device" } as const;
@@ -63,6 +63,8 @@ function samplePayload(event: WebhookEvent): Record<string, unknown> {
     case "geofence.entry":
     case "geofence.exit":
       return geofenceEventPayload(event, SAMPLE_GEOFENCE, SAMPLE_BEACON, location);
+    case "geofence.dwell":
+      return geofenceDwellPayload(SAMPLE_GEOFENCE, SAMPLE_BEACON, location, 600);
     case "location.updated":
       return locationUpdatedPayload(SAMPLE_BEACON, location);
     case "battery.low":
