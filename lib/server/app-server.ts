@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
 import { env } from "@/lib/config/env";
+import { apiRequestUrl } from "@/lib/http/api-path";
 import { errorBody } from "@/lib/http/errors";
 import { CLIENT_IP_HEADER, clientAddress } from "./client-address";
 import { newNonce, pageKind, securityHeaders } from "./security-headers";
@@ -40,7 +41,9 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
   const handle = app.getRequestHandler();
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? "/";
+    // No redirects under /api/v1: an empty path segment reaches the route as a blank id (see lib/http/api-path.ts).
+    req.url = apiRequestUrl(req.url ?? "/");
+    const url = req.url;
     const pathname = url.split("?", 1)[0]!;
     const kind = pageKind(pathname);
 

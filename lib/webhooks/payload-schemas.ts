@@ -20,12 +20,35 @@ const LocationRef = z
   .meta({ id: "WebhookLocation" });
 const OccurredAt = Timestamp.meta({ description: "When it happened: the location's timestamp (for offline, the time of the sweep)" });
 
+/** Only on synthetic transitions (a change to the geofence or trackable, not a crossing): why the trackable moved. */
+const SyntheticReason = z.enum(["geofence_deleted", "unassigned", "trackable_deleted", "geofence_changed"]).optional().meta({
+  description:
+    "Present only on a synthetic transition, made at the moment of a change instead of by a location: the geofence was " +
+    "deleted, the trackable unassigned or deleted, or the geofence reshaped. occurred_at is then the time of the change " +
+    "and location the last evaluated one. Real crossings carry exactly the five fields above.",
+});
+
 const geofencePayload = (event: "geofence.entry" | "geofence.exit", id: string) =>
-  z.object({ event: z.literal(event), occurred_at: OccurredAt, geofence: GeofenceRef, beacon: Beacon, location: LocationRef }).meta({ id });
+  z
+    .object({ event: z.literal(event), occurred_at: OccurredAt, geofence: GeofenceRef, beacon: Beacon, location: LocationRef, reason: SyntheticReason })
+    .meta({ id });
 
 export const WEBHOOK_PAYLOADS = {
   "geofence.entry": geofencePayload("geofence.entry", "GeofenceEntryEvent").meta({ description: "The trackable entered the geofence" }),
   "geofence.exit": geofencePayload("geofence.exit", "GeofenceExitEvent").meta({ description: "The trackable left the geofence" }),
+  "geofence.dwell": z
+    .object({
+      event: z.literal("geofence.dwell"),
+      occurred_at: OccurredAt,
+      geofence: GeofenceRef,
+      beacon: Beacon,
+      location: LocationRef,
+      dwell: z.object({ seconds: z.number().int().meta({ description: "Whole seconds inside at that point" }) }),
+    })
+    .meta({
+      id: "GeofenceDwellEvent",
+      description: "The trackable has been inside the geofence for its dwellSeconds (once per visit), by the first point that long after the entry",
+    }),
   "location.updated": z
     .object({ event: z.literal("location.updated"), occurred_at: OccurredAt, beacon: Beacon, location: LocationRef })
     .meta({ id: "LocationUpdatedEvent", description: "A stored location that is the newest for its trackable" }),

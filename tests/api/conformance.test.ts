@@ -25,6 +25,22 @@ function apiRoutes(): string[] {
 }
 
 describe("no redirects under /api/v1", () => {
+  it("an empty path segment is the blank-id 400, never a 308", async () => {
+    const { key } = await newAccount();
+    for (const [p, name] of [
+      ["/api/v1/trackables//locations", "trackableId"],
+      ["/api/v1/trackables//locations/latest", "trackableId"],
+      ["/api/v1/geofences//test-webhook", "geofence_id"],
+      ["/api/v1/webhooks//recover", "webhookId"],
+    ] as const) {
+      const res = await request(p.includes("locations") ? "GET" : "POST", p, { key, body: p.includes("locations") ? undefined : {} });
+      expect(res.status, p).toBe(400);
+      expect(res.body.error, p).toEqual({ code: "invalid_request", message: `Missing required parameter: ${name}` });
+    }
+    const trailing = await request("GET", "/api/v1/trackables//", { key });
+    expect(trailing.status).toBe(400);
+  });
+
   it("a trailing slash is served as the path without it, or a JSON 404, never a 308", async () => {
     const a = await newAccount();
     const t = (await a.api("POST", "/trackables", { name: "Slash" })).body;

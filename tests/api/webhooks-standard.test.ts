@@ -239,7 +239,7 @@ describe("account endpoint test", () => {
       await new Promise((r) => setTimeout(r, DELAYS[0]! * 3));
       expect(receiver.received).toHaveLength(3);
 
-      expect((await a.api("POST", `/webhooks/${hook.id}/test`, { event: "geofence.dwell" })).status).toBe(400);
+      expect((await a.api("POST", `/webhooks/${hook.id}/test`, { event: "geofence.teleport" })).status).toBe(400);
       expect((await a.api("POST", `/webhooks/00000000-0000-4000-8000-000000000000/test`, {})).status).toBe(404);
     } finally {
       await receiver.close();

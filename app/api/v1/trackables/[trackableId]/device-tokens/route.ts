@@ -7,7 +7,7 @@ import { pathId } from "@/lib/http/params";
 
 const trackableId = (params: Record<string, string | string[] | undefined>) => pathId(params, "trackableId", "Trackable");
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApiKey(async ({ req, ctx, params }) => {
     const id = trackableId(params);
     return json(await listDeviceTokens({ ctx, trackableId: id, query: parseQuery(req, DeviceTokenListQuery) }));

@@ -5,7 +5,7 @@ import { parseQuery } from "@/lib/http/body";
 import { json, route, withApiKey } from "@/lib/http/handler";
 import { pathId } from "@/lib/http/params";
 
-export const { GET, POST, PUT, PATCH, DELETE } = route({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApiKey(async ({ req, ctx, params }) => {
     const trackableId = pathId(params, "trackableId", "Trackable");
     return json(await listTrackableGeofences({ ctx, trackableId, query: parseQuery(req, OccupancyQuery) }));
