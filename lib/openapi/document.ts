@@ -168,6 +168,7 @@ const deliveryWebhook = (event: keyof typeof WEBHOOK_PAYLOADS, summary: string) 
 const webhooks = {
   "geofence.entry": deliveryWebhook("geofence.entry", "A trackable entered a geofence"),
   "geofence.exit": deliveryWebhook("geofence.exit", "A trackable left a geofence"),
+  "geofence.dwell": deliveryWebhook("geofence.dwell", "A trackable stayed inside a geofence for its dwellSeconds"),
   "location.updated": deliveryWebhook("location.updated", "A trackable's newest location"),
   "battery.low": deliveryWebhook("battery.low", "A trackable's battery fell below the threshold"),
   "device.status_changed": deliveryWebhook("device.status_changed", "A trackable went online or offline"),
