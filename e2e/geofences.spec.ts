@@ -204,7 +204,7 @@ test("set a webhook with a secret and send a signed test delivery", async ({ pag
   }
 });
 
-test("a failing test webhook explains itself and links to the geofence's deliveries", async ({ page, request }) => {
+test("a failing test webhook explains itself and links to its failed delivery", async ({ page, request }) => {
   const errors = watchConsole(page);
   const brokenName = uniq("Broken hook");
   const api = apiClient(request, await createApiKey(page, "failing test webhook"));
@@ -214,12 +214,12 @@ test("a failing test webhook explains itself and links to the geofence's deliver
     await page.goto(`/geofences?geofence=${fence.id}`);
     await page.getByRole("button", { name: "Send test webhook" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Check your endpoint configuration." })).toBeVisible();
-    await page.getByRole("link", { name: "See this geofence’s deliveries" }).click();
-    await expect(page).toHaveURL(new RegExp(`/deliveries\\?geofence=${fence.id}$`));
-    const row = page.getByTestId("delivery-row");
-    await expect(row).toHaveCount(1);
-    await expect(row.getByTestId("delivery-status")).toHaveText("Failed");
-    await expect(row).toContainText("500");
+    await page.getByRole("link", { name: "View the failed delivery" }).click();
+    await expect(page).toHaveURL(/\/deliveries\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("delivery-status")).toHaveText("Failed");
+    const attempt = page.getByTestId("delivery-attempt");
+    await expect(attempt).toHaveCount(1);
+    await expect(attempt).toContainText("500");
     errors.expectNone();
   } finally {
     await receiver.close();
