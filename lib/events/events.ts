@@ -1,7 +1,6 @@
 import { and, desc, eq, gte, lt, lte, or } from "drizzle-orm";
 import { z } from "zod";
-import type { AccountRef } from "@/lib/context";
-import { exec, type Ctx } from "@/lib/context";
+import { exec, type AccountRef, type Ctx } from "@/lib/context";
 import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import type { Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";

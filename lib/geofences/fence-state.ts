@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { geofenceMemberships, geofencePendingCrossings } from "@/lib/db/schema";
+import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { loadShapes, type FenceCandidate } from "./candidates";
 import { NO_MEMORY, type FenceMemory, type Fix, type Transition } from "./evaluation";
-import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 
 // The per-(trackable, geofence) state evaluation carries between batches: memberships (inside, since when, dwelt)
 // and pending crossings (debounce). Read and written inside the evaluation's transaction, under the trackable's lock.
