@@ -12,6 +12,7 @@ export function AutoRefresh({ active, everyMs = 3000 }: { active: boolean; every
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => {
+      if (document.visibilityState !== "visible") return; // a hidden tab does not refresh
       router.refresh();
       setTicks((t) => t + 1);
     }, everyMs);

@@ -1,6 +1,5 @@
 import Link from "next/link";
-import { Badge, Card } from "@/components/ui";
-import { exactTime, relativeTime } from "@/lib/dashboard/format";
+import { Badge, Card, Time } from "@/components/ui";
 import type { Event } from "@/lib/events/schemas";
 import type { TrackableGeofence } from "@/lib/geofences/schemas";
 
@@ -40,12 +39,15 @@ export function EventTimeline({
   inside,
   events,
   geofenceNames,
-  now,
+  trackableId,
 }: {
   inside: TrackableGeofence[];
   events: Event[];
   geofenceNames: ReadonlyMap<string, string>;
-  now: Date;
+  /** Links "All events" to the events page filtered to this trackable. */
+  trackableId?: string;
+  /** Unused: relative times keep their own clock. */
+  now?: Date;
 }) {
   return (
     <Card aria-labelledby="geofences-heading" className="p-4 sm:p-5">
@@ -65,13 +67,20 @@ export function EventTimeline({
                 {g.name}
               </Link>
               <span className="text-slate-500">
-                since <time dateTime={g.enteredAt} title={exactTime(new Date(g.enteredAt))}>{relativeTime(new Date(g.enteredAt), now)}</time>
+                since <Time value={g.enteredAt} relative />
               </span>
             </li>
           ))}
         </ul>
       )}
-      <p className="mt-4 text-sm font-medium text-slate-700">Events</p>
+      <div className="mt-4 flex flex-wrap items-baseline justify-between gap-x-3">
+        <p className="text-sm font-medium text-slate-700">Events</p>
+        {trackableId ? (
+          <Link href={`/events?trackableId=${trackableId}`} className="text-sm font-medium text-indigo-700 hover:underline" data-testid="all-events-link">
+            All events →
+          </Link>
+        ) : null}
+      </div>
       {events.length === 0 ? (
         <p className="text-sm text-slate-500">No events yet: entries, exits, dwells, low battery and status changes appear here.</p>
       ) : (
@@ -85,9 +94,7 @@ export function EventTimeline({
                   <Badge color={d.color}>{d.label}</Badge>
                   <span className="min-w-0 break-words text-slate-800">{d.detail}</span>
                 </div>
-                <time className="block text-xs text-slate-500" dateTime={e.occurredAt}>
-                  {exactTime(new Date(e.occurredAt))}
-                </time>
+                <Time className="block text-xs text-slate-500" value={e.occurredAt} seconds />
               </li>
             );
           })}

@@ -128,14 +128,5 @@ export function Alert({ tone = "error", children }: { tone?: "error" | "success"
   );
 }
 
-/** A time shown in UTC-independent, compact form; the full ISO value is in the title for a precise look. */
-export function Time({ value, fallback = "—" }: { value: Date | string | null | undefined; fallback?: string }) {
-  if (!value) return <span className="text-slate-400">{fallback}</span>;
-  const d = typeof value === "string" ? new Date(value) : value;
-  const iso = d.toISOString();
-  return (
-    <time dateTime={iso} title={iso}>
-      {d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC
-    </time>
-  );
-}
+/** Times in the viewer's zone (see ./time.tsx). */
+export { Time } from "./time";

@@ -68,3 +68,27 @@ export async function listTrackableGeofences({ ctx, trackableId, query }: { ctx:
   const data: TrackableGeofence[] = page.map((r) => ({ ...r, enteredAt: r.enteredAt.toISOString() }));
   return { data, nextCursor };
 }
+
+/** How many "who is inside" rows the geofences page shows at most. */
+export const MAX_OCCUPANCY_ROWS = 500;
+
+/** Who is inside which of the account's geofences now (the geofences page), the latest arrival first, capped. */
+export async function listAccountOccupancy({ ctx }: { ctx: Ctx }) {
+  const rows = await exec(ctx)
+    .select({
+      geofenceId: geofenceMemberships.geofenceId,
+      trackableId: trackables.id,
+      name: trackables.name,
+      enteredAt: geofenceMemberships.enteredAt,
+    })
+    .from(geofenceMemberships)
+    .innerJoin(geofences, eq(geofences.id, geofenceMemberships.geofenceId))
+    .innerJoin(trackables, eq(trackables.id, geofenceMemberships.trackableId))
+    .where(eq(geofences.accountId, ctx.account.id))
+    .orderBy(desc(geofenceMemberships.enteredAt), desc(geofenceMemberships.trackableId))
+    .limit(MAX_OCCUPANCY_ROWS + 1);
+  return {
+    data: rows.slice(0, MAX_OCCUPANCY_ROWS).map((r) => ({ ...r, enteredAt: r.enteredAt.toISOString() })),
+    truncated: rows.length > MAX_OCCUPANCY_ROWS,
+  };
+}

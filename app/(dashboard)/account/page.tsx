@@ -2,10 +2,9 @@ import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { WorkspaceNameForm } from "@/components/account/workspace-name-form";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
-import { Badge, Card, PageHeader, cx } from "@/components/ui";
+import { Badge, Card, PageHeader, Time, cx } from "@/components/ui";
 import { listAccountMembers } from "@/lib/accounts/accounts";
 import { requireSession } from "@/lib/auth/session";
-import { exactTime, relativeTime } from "@/lib/dashboard/format";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -23,7 +22,6 @@ const FEATURES: { label: string; free: boolean }[] = [
 export default async function AccountPage() {
   const { ctx, user, account } = await requireSession();
   const members = await listAccountMembers({ ctx });
-  const now = new Date();
   const enterprise = account.plan === "enterprise";
   return (
     <>
@@ -115,18 +113,10 @@ export default async function AccountPage() {
                       {m.name ? <span className="block break-all text-slate-500">{m.email}</span> : null}
                     </td>
                     <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 sm:table-cell">
-                      <time dateTime={m.createdAt.toISOString()} title={exactTime(m.createdAt)}>
-                        {m.createdAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}
-                      </time>
+                      <Time value={m.createdAt} dateOnly />
                     </td>
                     <td className="px-4 py-3 whitespace-nowrap text-slate-600">
-                      {m.lastSignInAt ? (
-                        <time dateTime={m.lastSignInAt.toISOString()} title={exactTime(m.lastSignInAt)}>
-                          {relativeTime(m.lastSignInAt, now)}
-                        </time>
-                      ) : (
-                        <span className="text-slate-400">Never</span>
-                      )}
+                      <Time value={m.lastSignInAt} relative fallback="Never" />
                     </td>
                   </tr>
                 ))}

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { PlanRequired } from "@/components/dashboard/plan-required";
-import { AutoRefresh } from "@/components/deliveries/auto-refresh";
 import { geofenceName, lastAttempt, trackableName } from "@/components/deliveries/describe";
 import { DeliveryStatusBadge, HttpCode } from "@/components/deliveries/status-badge";
+import { LiveRefresh } from "@/components/live/live-refresh";
 import { Alert, Badge, Button, ButtonLink, Card, EmptyState, PageHeader, Time, cx, inputClass } from "@/components/ui";
 import { EVENT_KINDS } from "@/components/webhooks/events";
 import { requireSession } from "@/lib/auth/session";
@@ -51,7 +51,6 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
     return listDeliveries({ ctx, query: { ...query, cursor: undefined } });
   });
   const [labels, geofences] = [await labelDeliveries({ ctx, deliveries: page.data }), await listAllGeofences({ ctx })];
-  const pending = page.data.some((d) => d.status === "pending");
   const keep = (extra: Record<string, string | undefined>) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v) q.set(k, v);
@@ -81,7 +80,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
             ) : null}
           </div>
           <div className="sm:ml-auto">
-            <AutoRefresh active={pending} />
+            <LiveRefresh scope="deliveries" />
           </div>
         </Form>
         {webhookFilter ? (
@@ -176,7 +175,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                       <HttpCode code={last?.statusCode ?? null} />
                     </td>
                     <td className="px-4 py-3 whitespace-nowrap text-slate-600">
-                      <Time value={d.createdAt} />
+                      <Time value={d.createdAt} relative seconds />
                     </td>
                   </tr>
                 );

@@ -1,8 +1,10 @@
 import { GeofenceEditor } from "@/components/geofences/geofence-editor";
+import { OccupancyPanel } from "@/components/occupancy/occupancy-panel";
 import { requireSession } from "@/lib/auth/session";
 import { mapConfig } from "@/lib/config/map";
 import { isEnterprise } from "@/lib/dashboard/plan";
 import { listAllGeofences } from "@/lib/geofences/geofences";
+import { listAccountOccupancy } from "@/lib/geofences/occupancy";
 import { listTrackableSummaries } from "@/lib/trackables/summaries";
 
 // The editor lives in the layout, not the page: the selection is kept in the URL (?geofence=<id>, ?new=1) and a page
@@ -12,9 +14,11 @@ export default async function GeofencesLayout({ children }: { children: React.Re
   const { ctx } = await requireSession();
   const geofences = await listAllGeofences({ ctx });
   const trackables = await listTrackableSummaries({ ctx });
+  const occupancy = await listAccountOccupancy({ ctx });
   return (
     <>
       <GeofenceEditor config={mapConfig()} geofences={geofences} trackables={trackables} enterprise={isEnterprise(ctx)} />
+      <OccupancyPanel geofences={geofences} occupants={occupancy.data} truncated={occupancy.truncated} />
       {children}
     </>
   );

@@ -5,7 +5,8 @@ import { DeleteTrackableButton } from "@/components/trackables/delete-trackable-
 import { CommandBlock, FirstLocationHelp, createTrackableCurl } from "@/components/trackables/first-location-help";
 import { FleetMap } from "@/components/trackables/maps";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
-import { Alert, ButtonLink, Card, EmptyState, PageHeader } from "@/components/ui";
+import { LiveRefresh } from "@/components/live/live-refresh";
+import { Alert, ButtonLink, Card, EmptyState, PageHeader, Time } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
@@ -46,7 +47,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
   if (firstPage && page.data.length === 0) {
     return (
       <>
-        <PageHeader title="Trackables" description="Everything that reports its position to Fenceline." />
+        <PageHeader title="Trackables" description="Everything that reports its position to Fenceline." actions={<LiveRefresh scope="trackables" />} />
         <EmptyState title="No trackables yet" action={<TrackableFormDialog mode="create" />}>
           <p>
             A trackable is a phone, a vehicle, a person or a parcel: anything that reports its position. Create one here;
@@ -83,7 +84,12 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
       <PageHeader
         title="Trackables"
         description="Everything that reports its position to Fenceline, with where and when it was last seen."
-        actions={<TrackableFormDialog mode="create" />}
+        actions={
+          <>
+            <LiveRefresh scope="trackables" />
+            <TrackableFormDialog mode="create" />
+          </>
+        }
       />
       {badCursor ? (
         <div className="mb-4">
@@ -136,13 +142,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
           <tbody className="divide-y divide-slate-100">
             {page.data.map((t) => {
               const s = statuses.get(t.id) ?? { status: "never" as const, lastSeenAt: null };
-              const lastSeen = s.lastSeenAt ? (
-                <time dateTime={s.lastSeenAt.toISOString()} title={exactTime(s.lastSeenAt)}>
-                  {relativeTime(s.lastSeenAt, now)}
-                </time>
-              ) : (
-                <span className="text-slate-400">Never</span>
-              );
+              const lastSeen = <Time value={s.lastSeenAt} relative fallback="Never" />;
               return (
                 <tr key={t.id} data-testid="trackable-row" className="hover:bg-slate-50/60">
                   <td className="px-4 py-3">

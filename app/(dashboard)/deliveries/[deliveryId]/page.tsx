@@ -51,7 +51,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
               <DeliveryStatusBadge status={d.status} />
               {d.test ? <Badge color="blue">Test</Badge> : null}
               <span>
-                Created <Time value={d.createdAt} />
+                Created <Time value={d.createdAt} seconds />
               </span>
               <AutoRefresh active={d.status === "pending"} />
             </span>
@@ -100,7 +100,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
               {d.status === "pending" ? (
                 <Row term="Next retry">
                   <span data-testid="next-retry">
-                    {d.nextAttemptAt ? <Time value={d.nextAttemptAt} /> : d.attempts.length === 0 ? "Sending now" : "In progress"}
+                    {d.nextAttemptAt ? <Time value={d.nextAttemptAt} relative seconds /> : d.attempts.length === 0 ? "Sending now" : "In progress"}
                   </span>
                   {d.nextAttemptAt ? <span className="ml-2 text-xs text-slate-500">({d.nextAttemptAt})</span> : null}
                 </Row>
@@ -131,7 +131,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                         {ok ? "Succeeded" : a.error === "In progress" ? "In progress" : a.interrupted ? "Interrupted" : "Failed"}
                       </Badge>
                       <span className="text-slate-600">
-                        <Time value={a.attemptedAt} />
+                        <Time value={a.attemptedAt} seconds />
                       </span>
                       <span className="text-slate-600">
                         HTTP <HttpCode code={a.statusCode} />

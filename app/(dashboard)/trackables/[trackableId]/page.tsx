@@ -11,11 +11,12 @@ import { ConnectDevicePanel } from "@/components/devices/connect-device-panel";
 import { EventTimeline } from "@/components/trackables/event-timeline";
 import { RangePicker } from "@/components/trackables/range-picker";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
-import { Badge, Card } from "@/components/ui";
+import { LiveRefresh } from "@/components/live/live-refresh";
+import { Badge, Card, Time } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
-import { exactTime, formatCoord, relativeTime } from "@/lib/dashboard/format";
+import { exactTime, formatCoord } from "@/lib/dashboard/format";
 import { parseTimeRange } from "@/lib/dashboard/time-range";
 import type { Location } from "@/lib/locations/schemas";
 import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
@@ -84,10 +85,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               <span className="text-sm text-slate-600">
                 {status.lastSeenAt ? (
                   <>
-                    Last seen{" "}
-                    <time dateTime={status.lastSeenAt.toISOString()} title={exactTime(status.lastSeenAt)}>
-                      {relativeTime(status.lastSeenAt, now)}
-                    </time>
+                    Last seen <Time value={status.lastSeenAt} relative />
                   </>
                 ) : (
                   "Never seen"
@@ -96,15 +94,13 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               {latest?.battery != null ? <BatteryIndicator level={latest.battery} threshold={threshold} /> : null}
               {latest ? (
                 <span className="text-sm text-slate-600" data-testid="last-point-source">
-                  Last point from {SOURCE_LABELS[latest.source]},{" "}
-                  <time dateTime={latest.timestamp} title={exactTime(new Date(latest.timestamp))}>
-                    {relativeTime(new Date(latest.timestamp), now)}
-                  </time>
+                  Last point from {SOURCE_LABELS[latest.source]}, <Time value={latest.timestamp} relative />
                 </span>
               ) : null}
             </div>
           </div>
           <div className="flex shrink-0 gap-2">
+            <LiveRefresh scope="trackable" trackableId={trackable.id} />
             <TrackableFormDialog mode="edit" trackable={{ id: trackable.id, name: trackable.name, type: trackable.type }} />
             <DeleteTrackableButton id={trackable.id} name={trackable.name} redirectTo="/trackables" size="md" />
           </div>
@@ -130,7 +126,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                 <p className="text-sm text-slate-600" data-testid="track-point-count">
                   {track.points.length === 1 ? "1 point" : `${track.points.length.toLocaleString("en")} points`}{" "}
                   <span className="text-slate-400">
-                    · {exactTime(range.from)} – {range.to ? exactTime(range.to) : "now"}
+                    · <Time value={range.from} /> – {range.to ? <Time value={range.to} /> : "now"}
                   </span>
                 </p>
               </div>
@@ -142,7 +138,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               ) : null}
               {track.points.length === 0 ? (
                 <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" role="status">
-                  No positions in this range. The map shows the latest one, from {relativeTime(new Date(latest.timestamp), now)}.
+                  No positions in this range. The map shows the latest one, from <Time value={latest.timestamp} relative />.
                 </p>
               ) : null}
             </div>
@@ -176,10 +172,10 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               <h2 id="latest-heading" className="text-base font-semibold text-slate-900">
                 Latest position
               </h2>
-              <LatestDetails location={latest} threshold={threshold} now={now} />
+              <LatestDetails location={latest} threshold={threshold} />
             </Card>
           ) : null}
-          <EventTimeline inside={inside.data} events={events.data} geofenceNames={geofenceNames} now={now} />
+          <EventTimeline inside={inside.data} events={events.data} geofenceNames={geofenceNames} trackableId={trackable.id} />
           <ConnectDevicePanel trackableId={trackable.id} appUrl={env().APP_URL} initialTokens={deviceTokens.data} />
           <ShareLinksPanel trackableId={trackable.id} initialLinks={shareLinks.data} />
         </div>
@@ -200,7 +196,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="recent-heading">
               <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>
-                  <th scope="col" className="px-4 py-2 sm:px-5">Time (UTC)</th>
+                  <th scope="col" className="px-4 py-2 sm:px-5">Time</th>
                   <th scope="col" className="hidden px-4 py-2 sm:table-cell">Position</th>
                   <th scope="col" className="hidden px-4 py-2 sm:table-cell">Accuracy</th>
                   <th scope="col" className="hidden px-4 py-2 md:table-cell">Speed</th>
@@ -214,9 +210,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                   .map((p) => (
                     <tr key={p.id} data-testid="recent-point">
                       <td className="px-4 py-2 whitespace-nowrap text-slate-700 sm:px-5">
-                        <time dateTime={p.timestamp} title={exactTime(new Date(p.timestamp))}>
-                          {shortTime(new Date(p.timestamp))}
-                        </time>
+                        <Time value={p.timestamp} seconds />
                         <span className="block font-mono text-xs text-slate-500 sm:hidden">
                           {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)}
                         </span>
@@ -240,14 +234,13 @@ export default async function TrackablePage({ params, searchParams }: Props) {
   );
 }
 
-function LatestDetails({ location, threshold, now }: { location: Location; threshold: number; now: Date }) {
-  const recorded = new Date(location.timestamp);
+function LatestDetails({ location, threshold }: { location: Location; threshold: number }) {
   const rows: [string, React.ReactNode][] = [
     [
       "Recorded",
       <>
-        <time dateTime={location.timestamp}>{exactTime(recorded)}</time>
-        <span className="block text-xs text-slate-500">{relativeTime(recorded, now)}</span>
+        <Time value={location.timestamp} seconds />
+        <Time className="block text-xs text-slate-500" value={location.timestamp} relative />
       </>,
     ],
     ["Latitude", <span key="lat" className="font-mono">{formatCoord(location.latitude)}</span>],
@@ -257,7 +250,7 @@ function LatestDetails({ location, threshold, now }: { location: Location; thres
     ["Heading", location.heading != null ? formatHeading(location.heading) : "Not reported"],
     ["Altitude", location.altitude != null ? `${location.altitude.toLocaleString("en", { maximumFractionDigits: 1 })} m` : "Not reported"],
     ["Battery", location.battery != null ? <BatteryIndicator key="b" level={location.battery} threshold={threshold} /> : "Not reported"],
-    ["Received", <time key="r" dateTime={location.receivedAt}>{exactTime(new Date(location.receivedAt))}</time>],
+    ["Received", <Time key="r" value={location.receivedAt} seconds />],
     ["Source", <span key="s" data-testid="latest-source">{SOURCE_LABELS[location.source]}</span>],
   ];
   return (
@@ -275,5 +268,3 @@ function LatestDetails({ location, threshold, now }: { location: Location; thres
 const COMPASS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"] as const;
 const formatHeading = (deg: number) => `${Math.round(deg)}° ${COMPASS[Math.round(deg / 45) % 8]}`;
 const formatSpeed = (ms: number) => `${ms.toLocaleString("en", { maximumFractionDigits: 1 })} m/s (${Math.round(ms * 3.6)} km/h)`;
-const shortTime = (d: Date) =>
-  d.toLocaleString("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: "UTC" });

@@ -1,0 +1,137 @@
+"use client";
+import { useSyncExternalStore } from "react";
+
+// Every time the dashboard shows, in the viewer's time zone and language. The server does not know the viewer's zone:
+// it renders the instant in UTC inside <time dateTime>, and the browser re-renders it in its own zone right after
+// hydration (useSyncExternalStore's server snapshot keeps the first client render equal to the server's, so React
+// sees no mismatch). Relative times ("2 minutes ago") tick on one shared clock.
+
+type Value = Date | string | null | undefined;
+
+// One clock for every relative time on the page: a tick a second while one of them shows seconds, else every 15 s.
+const listeners = new Map<() => void, number>();
+let timer: ReturnType<typeof setInterval> | undefined;
+let period = 0;
+let nowMs = 0;
+
+function restartClock() {
+  const wanted = listeners.size === 0 ? 0 : Math.min(...listeners.values());
+  if (wanted === period) return;
+  clearInterval(timer);
+  nowMs = Date.now();
+  period = wanted;
+  if (wanted) {
+    timer = setInterval(() => {
+      nowMs = Date.now();
+      for (const l of listeners.keys()) l();
+    }, wanted);
+  }
+}
+
+function useNow(everyMs: number): number | null {
+  return useSyncExternalStore(
+    (onChange) => {
+      listeners.set(onChange, everyMs);
+      restartClock();
+      return () => {
+        listeners.delete(onChange);
+        restartClock();
+      };
+    },
+    // Stable between ticks (React compares snapshots); a clock that starts again takes the current time first.
+    () => nowMs || (nowMs = Date.now()),
+    () => null,
+  );
+}
+
+const noop = () => () => {};
+/** false on the server and during hydration, true after: the moment the browser's zone may be used. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noop,
+    () => true,
+    () => false,
+  );
+}
+
+const toDate = (v: Date | string) => (typeof v === "string" ? new Date(v) : v);
+
+/** "Nov 22, 2026, 2:33 AM EST" in the browser's zone and language (with seconds when asked). */
+export function formatLocal(d: Date, opts: { seconds?: boolean; timeZone?: string; dateOnly?: boolean } = {}): string {
+  return new Intl.DateTimeFormat(undefined, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    ...(opts.dateOnly ? {} : { hour: "numeric", minute: "2-digit", ...(opts.seconds ? { second: "2-digit" } : {}), timeZoneName: "short" }),
+    ...(opts.timeZone ? { timeZone: opts.timeZone } : {}),
+  }).format(d);
+}
+
+const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 86400],
+  ["month", 30 * 86400],
+  ["week", 7 * 86400],
+  ["day", 86400],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+/** "just now", "5 minutes ago", "in 30 seconds" (with seconds: the exact count under a minute). */
+export function formatRelative(d: Date, nowMs: number, seconds = false): string {
+  const s = Math.round((d.getTime() - nowMs) / 1000);
+  if (Math.abs(s) < 60) {
+    if (seconds) return s === 0 ? "now" : rtf.format(s, "second");
+    if (Math.abs(s) < 45) return "just now";
+  }
+  for (const [unit, size] of UNITS) if (Math.abs(s) >= size || unit === "minute") return rtf.format(Math.round(s / size), unit);
+  return "just now";
+}
+
+/** What the server renders (and the first client render repeats): the instant in UTC. */
+const utcText = (d: Date, seconds?: boolean, dateOnly?: boolean) =>
+  dateOnly
+    ? `${d.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}`
+    : `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: seconds ? "medium" : "short", timeZone: "UTC" })} UTC`;
+
+/**
+ * An instant: by default the date and time in the viewer's zone; `relative` shows "3 minutes ago" (kept current);
+ * `seconds` adds seconds (deliveries and attempts, where retries are seconds apart). The title is the UTC ISO instant.
+ */
+export function Time({
+  value,
+  fallback = "—",
+  relative = false,
+  seconds = false,
+  dateOnly = false,
+  className,
+  "data-testid": testId,
+}: {
+  value: Value;
+  fallback?: string;
+  relative?: boolean;
+  seconds?: boolean;
+  dateOnly?: boolean;
+  className?: string;
+  "data-testid"?: string;
+}) {
+  const hydrated = useHydrated();
+  if (!value) return <span className="text-slate-400">{fallback}</span>;
+  const d = toDate(value);
+  const iso = d.toISOString();
+  if (relative) return <RelativeTime d={d} iso={iso} seconds={seconds} className={className} testId={testId} />;
+  return (
+    <time dateTime={iso} title={iso} className={className} data-testid={testId} suppressHydrationWarning>
+      {hydrated ? formatLocal(d, { seconds, dateOnly }) : utcText(d, seconds, dateOnly)}
+    </time>
+  );
+}
+
+function RelativeTime({ d, iso, seconds, className, testId }: { d: Date; iso: string; seconds: boolean; className?: string; testId?: string }) {
+  const now = useNow(seconds ? 1000 : 15_000);
+  return (
+    <time dateTime={iso} title={now === null ? iso : `${formatLocal(d, { seconds: true })} (${iso})`} className={className} data-testid={testId}>
+      {now === null ? utcText(d, seconds) : formatRelative(d, now, seconds)}
+    </time>
+  );
+}
