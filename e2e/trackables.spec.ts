@@ -4,8 +4,12 @@ import { shot } from "./support/screens";
 import { expect, test } from "./support/fresh-account";
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
-// <input type="datetime-local"> values in UTC, as the range form reads them.
-const utcInput = (iso: string) => iso.slice(0, 16);
+// <input type="datetime-local"> is in the browser's zone: the test runner and the browser share the machine's.
+const localInput = (iso: string) => {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+};
 
 test("trackables: create, first position on the map, track and time ranges, rename, delete", async ({ page, request, baseURL }) => {
   const errors = watchConsole(page);
@@ -96,8 +100,8 @@ test("trackables: create, first position on the map, track and time ranges, rena
 
   // A custom range around the 2-day-old point only; the URL can be shared and renders the same.
   await page.getByText("Custom range").click();
-  await page.getByLabel("From (UTC)").fill(utcInput(minutesAgo(2 * 24 * 60 + 30)));
-  await page.getByLabel("To (UTC, empty for now)").fill(utcInput(minutesAgo(24 * 60)));
+  await page.getByLabel("From", { exact: true }).fill(localInput(minutesAgo(2 * 24 * 60 + 30)));
+  await page.getByLabel("To (empty for now)").fill(localInput(minutesAgo(24 * 60)));
   await page.getByRole("button", { name: "Show range" }).click();
   await expect(page).toHaveURL(/range=custom&from=.+&to=.+/);
   await expect(track).toHaveAttribute("data-point-count", "1");

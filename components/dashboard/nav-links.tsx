@@ -6,6 +6,7 @@ import { cx } from "@/components/ui";
 const LINKS = [
   { href: "/trackables", label: "Trackables" },
   { href: "/geofences", label: "Geofences" },
+  { href: "/events", label: "Events" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/deliveries", label: "Deliveries" },
   { href: "/api-keys", label: "API keys" },

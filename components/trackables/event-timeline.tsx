@@ -12,7 +12,7 @@ const REASONS: Record<string, string> = {
   geofence_changed: "the geofence was reshaped",
 };
 
-function describe(e: Event, names: ReadonlyMap<string, string>): { label: string; color: "green" | "gray" | "blue" | "yellow" | "red"; detail: string } {
+export function describeEvent(e: Event, names: ReadonlyMap<string, string>): { label: string; color: "green" | "gray" | "blue" | "yellow" | "red"; detail: string } {
   const fence = e.geofenceId ? (names.get(e.geofenceId) ?? "a deleted geofence") : "";
   const why = e.reason && REASONS[e.reason] ? ` (${REASONS[e.reason]})` : "";
   switch (e.type) {
@@ -29,7 +29,7 @@ function describe(e: Event, names: ReadonlyMap<string, string>): { label: string
   }
 }
 
-function duration(seconds: number): string {
+export function duration(seconds: number): string {
   if (seconds < 120) return `${seconds} s`;
   if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
   return `${(seconds / 3600).toLocaleString("en", { maximumFractionDigits: 1 })} h`;
@@ -86,7 +86,7 @@ export function EventTimeline({
       ) : (
         <ol className="mt-2 space-y-2 border-l border-slate-200 pl-4" aria-label="Event timeline">
           {events.map((e) => {
-            const d = describe(e, geofenceNames);
+            const d = describeEvent(e, geofenceNames);
             return (
               <li key={e.id} className="relative text-sm" data-testid="timeline-event" data-type={e.type}>
                 <span className="absolute top-1.5 -left-[21px] h-2 w-2 rounded-full bg-slate-400" aria-hidden />

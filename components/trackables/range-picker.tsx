@@ -1,7 +1,8 @@
 // The track's time range: preset links and a custom from/to form, all plain GET navigation (server-rendered,
-// shareable URLs, works without JavaScript).
+// shareable URLs). The custom bounds are typed in the viewer's time zone and sent as UTC instants.
 import Link from "next/link";
 import { buttonClass, cx, inputClass } from "@/components/ui";
+import { LocalDateTimeInput } from "@/components/ui/local-datetime-input";
 import { DEFAULT_RANGE, RANGE_PRESETS, type TimeRange } from "@/lib/dashboard/time-range";
 
 const DEFAULT_LABEL = RANGE_PRESETS.find((p) => p.id === DEFAULT_RANGE)!.label.toLowerCase();
@@ -43,14 +44,13 @@ export function RangePicker({ basePath, range }: { basePath: string; range: Time
           <input type="hidden" name="range" value="custom" />
           <div>
             <label htmlFor="range-from" className="block text-xs font-medium text-slate-700">
-              From (UTC)
+              From
             </label>
-            <input
+            <LocalDateTimeInput
               id="range-from"
               name="from"
-              type="datetime-local"
               required
-              defaultValue={range.fromInput}
+              value={range.fromInput}
               className={cx(inputClass, "mt-1")}
               aria-invalid={range.error ? true : undefined}
               aria-describedby={range.error ? "range-error" : undefined}
@@ -58,13 +58,12 @@ export function RangePicker({ basePath, range }: { basePath: string; range: Time
           </div>
           <div>
             <label htmlFor="range-to" className="block text-xs font-medium text-slate-700">
-              To (UTC, empty for now)
+              To (empty for now)
             </label>
-            <input
+            <LocalDateTimeInput
               id="range-to"
               name="to"
-              type="datetime-local"
-              defaultValue={range.preset === "custom" ? range.toInput : ""}
+              value={range.preset === "custom" ? range.toInput : ""}
               className={cx(inputClass, "mt-1")}
               aria-invalid={range.error ? true : undefined}
               aria-describedby={range.error ? "range-error" : undefined}

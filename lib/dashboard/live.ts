@@ -9,7 +9,7 @@ import { lastLocationLateral } from "@/lib/trackables/trackables";
 // the database on every call (never from one server's memory), so it holds behind a load balancer; each part is an
 // index probe or an aggregate over one account's rows.
 
-export const LIVE_SCOPES = ["trackables", "trackable", "geofences", "deliveries"] as const;
+export const LIVE_SCOPES = ["trackables", "trackable", "geofences", "deliveries", "events"] as const;
 export type LiveScope = (typeof LIVE_SCOPES)[number];
 
 type Part = () => Promise<unknown>;
@@ -101,6 +101,7 @@ export async function liveFingerprint({ ctx, scope, trackableId }: { ctx: Ctx; s
     trackable: [trackable, states, latestEvent, memberships, geofenceRows],
     geofences: [geofenceRows, memberships, trackableRows, latestPoints, latestEvent],
     deliveries: [deliveries],
+    events: [latestEvent, trackableRows, geofenceRows],
   };
   if (scope === "trackable" && !trackableId) throw new Error("liveFingerprint: scope trackable needs a trackableId");
   const values = [];

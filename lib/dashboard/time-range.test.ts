@@ -14,9 +14,13 @@ describe("parseTimeRange", () => {
     expect(parseTimeRange({ range: "bogus" }, now).preset).toBe("24h");
   });
 
-  it("reads a custom range in UTC minutes, the end minute included, the end optional", () => {
+  it("reads a custom range of UTC instants (or UTC minutes), the end minute included, the end optional", () => {
     const r = parseTimeRange({ range: "custom", from: "2026-11-20T08:00", to: "2026-11-20T10:15" }, now);
-    expect(r).toMatchObject({ preset: "custom", fromInput: "2026-11-20T08:00", toInput: "2026-11-20T10:15" });
+    expect(r).toMatchObject({ preset: "custom", fromInput: "2026-11-20T08:00:00.000Z", toInput: "2026-11-20T10:15:00.000Z" });
+    // What the picker sends: the instants of the viewer's local minutes.
+    const iso = parseTimeRange({ range: "custom", from: "2026-11-20T03:00:00.000Z", to: "2026-11-20T05:15:00.000Z" }, now);
+    expect(iso.from).toEqual(new Date("2026-11-20T03:00:00.000Z"));
+    expect(iso.to).toEqual(new Date("2026-11-20T05:15:59.999Z"));
     expect(r.error).toBeUndefined();
     expect(r.from).toEqual(new Date("2026-11-20T08:00:00.000Z"));
     expect(r.to).toEqual(new Date("2026-11-20T10:15:59.999Z"));

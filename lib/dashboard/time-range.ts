@@ -1,8 +1,9 @@
 import { inTimestampRange } from "@/lib/schemas/common";
 
 // The time range of a trackable's track page, read from its URL (?range=1h|24h|7d, or ?range=custom&from=&to=)
-// so a view can be shared and is rendered on the server. Custom bounds are minutes in UTC, as <input
-// type="datetime-local"> writes them ("2026-11-22T07:30"); the page labels them UTC.
+// so a view can be shared and is rendered on the server. Custom bounds are UTC instants: the range picker shows them in
+// the viewer's zone and sends ISO instants ("2026-11-22T07:30:00.000Z"); a bound without an offset
+// ("2026-11-22T07:30", older links) is read as UTC.
 
 export const RANGE_PRESETS = [
   { id: "1h", label: "Last hour", ms: 60 * 60 * 1000 },
@@ -18,7 +19,7 @@ export interface TimeRange {
   from: Date;
   /** Undefined for presets: up to now, including points a device stamped slightly ahead of the server clock. */
   to?: Date;
-  /** The custom inputs as the form shows them (UTC minutes). */
+  /** The bounds as UTC ISO instants (what the URL carries; the picker shows them in local time), or what was typed. */
   fromInput: string;
   toInput: string;
   /** Why the custom range in the URL was not used (the default range is shown instead). */
@@ -28,15 +29,15 @@ export interface TimeRange {
 type Params = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-/** "2026-11-22T07:30" (UTC) → Date; seconds are allowed; anything else → null. */
+/** "2026-11-22T07:30:00.000Z", or "2026-11-22T07:30" read as UTC → Date; seconds are optional; anything else → null. */
 export function parseUtcInput(value: string | undefined): Date | null {
-  if (!value || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
-  const d = new Date(`${value}Z`);
+  if (!value || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z?$/.test(value)) return null;
+  const d = new Date(value.endsWith("Z") ? value : `${value}Z`);
   return inTimestampRange(d) ? d : null;
 }
 
-/** Date → "2026-11-22T07:30" in UTC, the value format of <input type="datetime-local">. */
-export const toUtcInput = (d: Date): string => d.toISOString().slice(0, 16);
+/** Date → its UTC ISO instant, as the URL carries it. */
+export const toUtcInput = (d: Date): string => d.toISOString();
 
 export function parseTimeRange(params: Params, now: Date): TimeRange {
   const range = first(params.range);

@@ -1,0 +1,82 @@
+import Form from "next/form";
+import { Button, ButtonLink, cx, inputClass } from "@/components/ui";
+import { LocalDateTimeInput } from "@/components/ui/local-datetime-input";
+import { EVENT_TYPES } from "@/lib/db/schema/events";
+
+export interface EventFilterValues {
+  trackableId?: string;
+  geofenceId?: string;
+  type?: string;
+  from?: string;
+  to?: string;
+}
+
+export const EVENT_TYPE_LABELS: Record<(typeof EVENT_TYPES)[number], string> = {
+  "geofence.entry": "Entered a geofence",
+  "geofence.exit": "Left a geofence",
+  "geofence.dwell": "Dwelling in a geofence",
+  "battery.low": "Battery low",
+  "device.status_changed": "Came online / went offline",
+};
+
+// The events page's filters: a plain GET form, so every view is a shareable URL. The time bounds are typed in the
+// viewer's zone and sent as UTC instants (LocalDateTimeInput).
+export function EventFilters({
+  values,
+  trackables,
+  geofences,
+}: {
+  values: EventFilterValues;
+  trackables: { id: string; name: string }[];
+  geofences: { id: string; name: string }[];
+}) {
+  const filtered = Object.values(values).some(Boolean);
+  return (
+    <Form action="/events" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto] lg:items-end" aria-label="Filter events">
+      <Select name="trackableId" label="Trackable" value={values.trackableId} options={trackables.map((t) => [t.id, t.name])} />
+      <Select name="geofenceId" label="Geofence" value={values.geofenceId} options={geofences.map((g) => [g.id, g.name])} />
+      <Select name="type" label="Type" value={values.type} options={EVENT_TYPES.map((t) => [t, EVENT_TYPE_LABELS[t]])} />
+      <div className="min-w-0">
+        <label htmlFor="events-from" className="block text-xs font-medium text-slate-700">
+          From
+        </label>
+        <LocalDateTimeInput id="events-from" name="from" value={values.from ?? ""} className={cx(inputClass, "mt-1")} />
+      </div>
+      <div className="min-w-0">
+        <label htmlFor="events-to" className="block text-xs font-medium text-slate-700">
+          To
+        </label>
+        <LocalDateTimeInput id="events-to" name="to" value={values.to ?? ""} className={cx(inputClass, "mt-1")} />
+      </div>
+      <div className="flex items-center gap-2">
+        <Button type="submit" variant="secondary">
+          Filter
+        </Button>
+        {filtered ? (
+          <ButtonLink href="/events" variant="ghost">
+            Clear
+          </ButtonLink>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+function Select({ name, label, value, options }: { name: string; label: string; value: string | undefined; options: (readonly [string, string])[] }) {
+  const id = `events-${name}`;
+  return (
+    <div className="min-w-0">
+      <label htmlFor={id} className="block text-xs font-medium text-slate-700">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value ?? ""} className={cx(inputClass, "mt-1")}>
+        <option value="">All</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

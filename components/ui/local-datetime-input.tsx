@@ -1,0 +1,38 @@
+"use client";
+import { useState, type ComponentProps } from "react";
+import { useHydrated } from "./time";
+
+/** A Date → "2026-11-22T07:30", the value of <input type="datetime-local">, in the browser's zone. */
+export function toLocalInput(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** "2026-11-22T07:30" read in the browser's zone → the UTC instant ("2026-11-22T12:30:00.000Z"); "" stays "". */
+export function localInputToIso(value: string): string {
+  if (!value) return "";
+  const d = new Date(value); // a date-time form without an offset is local time (ECMAScript Date.parse)
+  return Number.isNaN(d.getTime()) ? value : d.toISOString();
+}
+
+/**
+ * A datetime-local input in the viewer's time zone that submits a UTC instant: the visible input has no name; a
+ * hidden input `name` carries the ISO instant, so plain GET forms (and shared URLs) stay zone-independent. `value` is
+ * the current instant (ISO) or "". The server cannot know the zone, so the visible value appears after hydration.
+ */
+export function LocalDateTimeInput({
+  name,
+  value,
+  ...props
+}: { name: string; value: string } & Omit<ComponentProps<"input">, "name" | "value" | "defaultValue" | "type" | "onChange">) {
+  const hydrated = useHydrated();
+  const [typed, setTyped] = useState<string | null>(null);
+  const initial = value && !Number.isNaN(new Date(value).getTime()) ? toLocalInput(new Date(value)) : "";
+  const shown = typed ?? (hydrated ? initial : "");
+  return (
+    <>
+      <input {...props} type="datetime-local" value={shown} onChange={(e) => setTyped(e.target.value)} />
+      <input type="hidden" name={name} value={typed === null ? value : localInputToIso(typed)} />
+    </>
+  );
+}
