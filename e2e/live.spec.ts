@@ -1,0 +1,217 @@
+import type { Page } from "@playwright/test";
+import { startReceiver } from "../tests/support/receiver";
+import { createGeofenceViaApi, northOf, watchConsole } from "./events-support";
+import { apiClient, createApiKey } from "./support/api";
+import { expect, test } from "./support/fresh-account";
+import { shot } from "./support/screens";
+
+// Each page of the dashboard that shows moving data updates itself within 5 s of a change made through the API,
+// with no reload: the page keeps the same document (a marker on window survives) while its content changes.
+
+const LIVE_BUDGET_MS = 5_000;
+const MARGIN_MS = 2_000;
+const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
+
+/** Marks the document, so the test can tell a re-render from a reload. */
+async function markDocument(page: Page) {
+  await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+}
+async function expectSameDocument(page: Page) {
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+}
+
+/** Runs `change`, then waits for `seen` within the budget; returns the milliseconds it took (logged in the report). */
+async function timed(name: string, change: () => Promise<void>, seen: () => Promise<void>): Promise<number> {
+  const started = Date.now();
+  await change();
+  await seen();
+  const ms = Date.now() - started;
+  test.info().annotations.push({ type: "live-latency", description: `${name}: ${ms} ms` });
+  expect(ms).toBeLessThan(LIVE_BUDGET_MS + MARGIN_MS);
+  return ms;
+}
+const within = { timeout: LIVE_BUDGET_MS + MARGIN_MS };
+
+test("trackables list and fleet map: a first position, then a new battery level, appear without a reload", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "live list"));
+  const van = (await api.post("/trackables", { name: "Live van", type: "vehicle" })).body;
+
+  await page.goto("/trackables");
+  await expect(page.getByText("Waiting for a first position")).toBeVisible();
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-state", "live");
+  await markDocument(page);
+
+  await timed(
+    "trackables: first position",
+    async () => expect((await api.post(`/trackables/${van.id}/locations`, { ...CENTRE, battery: 80 })).status).toBe(201),
+    async () => {
+      await expect(page.locator('.leaflet-marker-icon[title="Live van"]')).toBeVisible(within);
+      await expect(page.getByTestId("trackable-row").getByTestId("battery")).toContainText("80%", within);
+    },
+  );
+  await expect(page.getByText("Waiting for a first position")).toHaveCount(0);
+
+  // A second trackable appears on the map and in the list; the first one's battery changes.
+  const bike = (await api.post("/trackables", { name: "Live bike", type: "bike" })).body;
+  await timed(
+    "trackables: second marker and battery",
+    async () => {
+      expect((await api.post(`/trackables/${bike.id}/locations`, { latitude: northOf(CENTRE.latitude, 300), longitude: CENTRE.longitude })).status).toBe(201);
+      expect((await api.post(`/trackables/${van.id}/locations`, { ...CENTRE, battery: 12 })).status).toBe(201);
+    },
+    async () => {
+      await expect(page.locator('.leaflet-marker-icon[title="Live bike"]')).toBeVisible(within);
+      await expect(page.getByTestId("trackable-row").filter({ hasText: "Live van" }).getByTestId("battery")).toContainText("12%", within);
+    },
+  );
+  await expectSameDocument(page);
+  errors.expectNone();
+});
+
+test("trackable page: the latest position, the track and a geofence entry appear without a reload", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "live trackable"));
+  const van = (await api.post("/trackables", { name: "Live courier", type: "vehicle" })).body;
+  const outside = { latitude: northOf(CENTRE.latitude, 600), longitude: CENTRE.longitude };
+  expect((await api.post(`/trackables/${van.id}/locations`, outside)).status).toBe(201);
+  await createGeofenceViaApi(api, { name: "Live depot", ...CENTRE, radius: 150 });
+
+  await page.goto(`/trackables/${van.id}`);
+  await expect(page.getByTestId("track-map")).toHaveAttribute("data-point-count", "1");
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-state", "live");
+  await markDocument(page);
+
+  await timed(
+    "trackable: new latest position and entry event",
+    async () => expect((await api.post(`/trackables/${van.id}/locations`, { ...CENTRE, speed: 7.5 })).status).toBe(201),
+    async () => {
+      await expect(page.getByTestId("track-map")).toHaveAttribute("data-point-count", "2", within);
+      await expect(page.getByTestId("latest-details")).toContainText("7.5 m/s", within);
+      await expect(page.getByTestId("timeline-event").filter({ hasText: "Entered" })).toContainText("Live depot", within);
+      await expect(page.getByTestId("inside-list")).toContainText("Live depot", within);
+    },
+  );
+  await expectSameDocument(page);
+  errors.expectNone();
+});
+
+test("geofences page: who is inside changes without a reload", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "live geofences"));
+  const van = (await api.post("/trackables", { name: "Live visitor", type: "vehicle" })).body;
+  expect((await api.post(`/trackables/${van.id}/locations`, { latitude: northOf(CENTRE.latitude, 600), longitude: CENTRE.longitude })).status).toBe(201);
+  const fence = await createGeofenceViaApi(api, { name: "Live yard", ...CENTRE, radius: 150 });
+
+  await page.goto("/geofences");
+  const row = page.locator(`[data-testid="occupancy-row"][data-geofence-id="${fence.id}"]`);
+  await expect(row).toContainText("Nobody inside");
+  await expect(page.getByTestId("occupancy-panel").getByTestId("live-indicator")).toHaveAttribute("data-state", "live");
+  await markDocument(page);
+
+  await timed(
+    "geofences: occupant in",
+    async () => expect((await api.post(`/trackables/${van.id}/locations`, CENTRE)).status).toBe(201),
+    async () => expect(row.getByTestId("occupant")).toContainText("Live visitor", within),
+  );
+  await timed(
+    "geofences: occupant out",
+    async () => expect((await api.post(`/trackables/${van.id}/locations`, { latitude: northOf(CENTRE.latitude, 800), longitude: CENTRE.longitude })).status).toBe(201),
+    async () => expect(row).toContainText("Nobody inside", within),
+  );
+  await expect(row.getByTestId("geofence-events-link")).toHaveAttribute("href", `/events?geofenceId=${fence.id}`);
+  await expectSameDocument(page);
+  await shot(page, "geofences-occupancy-1280");
+  errors.expectNone();
+});
+
+test("deliveries list: a new delivery appears and settles without a reload", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "live deliveries"));
+  const receiver = await startReceiver({ secret: null, respond: () => ({ status: 200, body: "ok" }) });
+  try {
+    const van = (await api.post("/trackables", { name: "Live parcel", type: "parcel" })).body;
+    expect((await api.post(`/trackables/${van.id}/locations`, { latitude: northOf(CENTRE.latitude, 600), longitude: CENTRE.longitude })).status).toBe(201);
+    await createGeofenceViaApi(api, { name: "Live dock", ...CENTRE, radius: 150, notificationType: "webhook", webhookUrl: receiver.url });
+
+    await page.goto("/deliveries");
+    await expect(page.getByText("No deliveries yet")).toBeVisible();
+    await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-state", "live");
+    await markDocument(page);
+
+    await timed(
+      "deliveries: new row",
+      async () => expect((await api.post(`/trackables/${van.id}/locations`, CENTRE)).status).toBe(201),
+      async () => expect(page.getByTestId("delivery-row").filter({ hasText: "geofence.entry" })).toBeVisible(within),
+    );
+    await expect(page.getByTestId("delivery-row").getByTestId("delivery-status")).toHaveText("Succeeded", within);
+    await expectSameDocument(page);
+  } finally {
+    await receiver.close();
+  }
+  errors.expectNone();
+});
+
+test("a hidden tab does not poll; showing it again refreshes at once", async ({ page, request }) => {
+  const api = apiClient(request, await createApiKey(page, "live hidden"));
+  const van = (await api.post("/trackables", { name: "Hidden van", type: "vehicle" })).body;
+  expect((await api.post(`/trackables/${van.id}/locations`, { ...CENTRE, battery: 50 })).status).toBe(201);
+
+  // Fake timers: minutes pass in an instant, so "no poll while hidden" is checked over a long time without waiting.
+  await page.clock.install();
+  const polls: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/internal/live")) polls.push(r.url());
+  });
+  await page.goto("/trackables");
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-state", "live");
+  await expect.poll(() => polls.length).toBeGreaterThanOrEqual(1);
+  await page.clock.runFor(5_000);
+  await expect.poll(() => polls.length).toBeGreaterThanOrEqual(2); // polling while visible
+  expect(polls[0]).toContain("scope=trackables");
+
+  await page.evaluate(() => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-state", "paused");
+  const whileHidden = polls.length;
+  expect((await api.post(`/trackables/${van.id}/locations`, { ...CENTRE, battery: 9 })).status).toBe(201);
+  await page.clock.runFor(120_000); // two minutes hidden
+  expect(polls.length).toBe(whileHidden);
+  await expect(page.getByTestId("trackable-row").getByTestId("battery")).toContainText("50%");
+
+  await page.evaluate(() => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "visible" });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  // Visible again: it re-renders at once (without waiting for a changed fingerprint) and polls again.
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-state", "live");
+  await expect(page.getByTestId("trackable-row").getByTestId("battery")).toContainText("9%");
+  await expect.poll(() => polls.length).toBeGreaterThan(whileHidden);
+});
+
+test("the fingerprint endpoint needs a session and answers for the signed-in account only", async ({ page, request, playwright, baseURL }) => {
+  const api = apiClient(request, await createApiKey(page, "live auth"));
+  const van = (await api.post("/trackables", { name: "Mine", type: "vehicle" })).body;
+  const own = await page.request.get(`/api/internal/live?scope=trackable&trackableId=${van.id}`);
+  expect(own.status()).toBe(200);
+  expect((await own.json()).fingerprint).toMatch(/^[\w-]{22}$/);
+
+  const anonymous = await playwright.request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  try {
+    expect((await anonymous.get("/api/internal/live?scope=trackables")).status()).toBe(401);
+  } finally {
+    await anonymous.dispose();
+  }
+  // The setup project's user belongs to another account: the trackable is not theirs.
+  const other = await playwright.request.newContext({ baseURL, storageState: "e2e/.auth/user.json" });
+  try {
+    expect((await other.get(`/api/internal/live?scope=trackable&trackableId=${van.id}`)).status()).toBe(404);
+    expect((await other.get("/api/internal/live?scope=nonsense")).status()).toBe(400);
+  } finally {
+    await other.dispose();
+  }
+});
