@@ -27,6 +27,7 @@ async function timed(name: string, change: () => Promise<void>, seen: () => Prom
   await seen();
   const ms = Date.now() - started;
   test.info().annotations.push({ type: "live-latency", description: `${name}: ${ms} ms` });
+  console.log(`[live-latency] ${name}: ${ms} ms`);
   expect(ms).toBeLessThan(LIVE_BUDGET_MS + MARGIN_MS);
   return ms;
 }

@@ -1,6 +1,5 @@
 "use client";
-import { useState, type ComponentProps } from "react";
-import { useHydrated } from "./time";
+import { useEffect, useRef, type ComponentProps } from "react";
 
 /** A Date → "2026-11-22T07:30", the value of <input type="datetime-local">, in the browser's zone. */
 export function toLocalInput(d: Date): string {
@@ -18,21 +17,35 @@ export function localInputToIso(value: string): string {
 /**
  * A datetime-local input in the viewer's time zone that submits a UTC instant: the visible input has no name; a
  * hidden input `name` carries the ISO instant, so plain GET forms (and shared URLs) stay zone-independent. `value` is
- * the current instant (ISO) or "". The server cannot know the zone, so the visible value appears after hydration.
+ * the current instant (ISO) or "". The server cannot know the zone, so the visible value is filled in after
+ * hydration (both inputs are uncontrolled: what someone typed before hydration is kept, not reset).
  */
 export function LocalDateTimeInput({
   name,
   value,
   ...props
-}: { name: string; value: string } & Omit<ComponentProps<"input">, "name" | "value" | "defaultValue" | "type" | "onChange">) {
-  const hydrated = useHydrated();
-  const [typed, setTyped] = useState<string | null>(null);
+}: { name: string; value: string } & Omit<ComponentProps<"input">, "name" | "value" | "defaultValue" | "type" | "onChange" | "ref">) {
+  const visible = useRef<HTMLInputElement>(null);
+  const hidden = useRef<HTMLInputElement>(null);
+  const mounted = useRef(false);
   const initial = value && !Number.isNaN(new Date(value).getTime()) ? toLocalInput(new Date(value)) : "";
-  const shown = typed ?? (hydrated ? initial : "");
+  useEffect(() => {
+    const el = visible.current!;
+    const out = hidden.current!;
+    if (!mounted.current) {
+      mounted.current = true;
+      if (el.value) {
+        out.value = localInputToIso(el.value); // typed before hydration
+        return;
+      }
+    }
+    el.value = initial; // first show, or new values from the URL (a filter applied or cleared)
+    out.value = value;
+  }, [value, initial]);
   return (
     <>
-      <input {...props} type="datetime-local" value={shown} onChange={(e) => setTyped(e.target.value)} />
-      <input type="hidden" name={name} value={typed === null ? value : localInputToIso(typed)} />
+      <input {...props} ref={visible} type="datetime-local" onChange={(e) => (hidden.current!.value = localInputToIso(e.target.value))} />
+      <input ref={hidden} type="hidden" name={name} defaultValue={value} />
     </>
   );
 }

@@ -17,8 +17,8 @@ let nowMs = 0;
 function restartClock() {
   const wanted = listeners.size === 0 ? 0 : Math.min(...listeners.values());
   if (wanted === period) return;
+  if (period === 0) nowMs = Date.now(); // a clock that starts again begins at the current time
   clearInterval(timer);
-  nowMs = Date.now();
   period = wanted;
   if (wanted) {
     timer = setInterval(() => {
@@ -28,20 +28,28 @@ function restartClock() {
   }
 }
 
-function useNow(everyMs: number): number | null {
-  return useSyncExternalStore(
-    (onChange) => {
+// One subscribe function per tick length: React re-subscribes whenever the function changes identity.
+const subscribers = new Map<number, (onChange: () => void) => () => void>();
+function subscribeEvery(everyMs: number) {
+  let subscribe = subscribers.get(everyMs);
+  if (!subscribe) {
+    subscribe = (onChange) => {
       listeners.set(onChange, everyMs);
       restartClock();
       return () => {
         listeners.delete(onChange);
         restartClock();
       };
-    },
-    // Stable between ticks (React compares snapshots); a clock that starts again takes the current time first.
-    () => nowMs || (nowMs = Date.now()),
-    () => null,
-  );
+    };
+    subscribers.set(everyMs, subscribe);
+  }
+  return subscribe;
+}
+const getNow = () => nowMs || (nowMs = Date.now()); // stable between ticks (React compares snapshots)
+const getServerNow = () => null;
+
+function useNow(everyMs: number): number | null {
+  return useSyncExternalStore(subscribeEvery(everyMs), getNow, getServerNow);
 }
 
 const noop = () => () => {};
