@@ -32,7 +32,7 @@ export function EventFilters({
 }) {
   const filtered = Object.values(values).some(Boolean);
   return (
-    <Form action="/events" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto] lg:items-end" aria-label="Filter events">
+    <Form action="/events" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3 lg:items-end" aria-label="Filter events">
       <Select name="trackableId" label="Trackable" value={values.trackableId} options={trackables.map((t) => [t.id, t.name])} />
       <Select name="geofenceId" label="Geofence" value={values.geofenceId} options={geofences.map((g) => [g.id, g.name])} />
       <Select name="type" label="Type" value={values.type} options={EVENT_TYPES.map((t) => [t, EVENT_TYPE_LABELS[t]])} />
