@@ -193,7 +193,7 @@ export function ApiReference({ doc }: { doc: OpenApiDoc }) {
         ))}
         <a href="#schemas" className="font-semibold text-slate-900">Objects</a>
       </nav>
-      <main className="min-w-0 flex-1">
+      <main id="main" tabIndex={-1} className="focus:outline-none min-w-0 flex-1">
         <h1 className="text-3xl font-semibold tracking-tight">{doc.info.title}</h1>
         <p className="mt-1 text-sm text-slate-500">
           Version {doc.info.version} ·{" "}

@@ -83,7 +83,7 @@ export function LiveShare({
   const { trackable, location } = view;
   return (
     // Phones: the map above, the card as a sheet below it (the marker stays in view). Wider: the card floats over the map.
-    <main className="flex h-dvh w-full flex-col overflow-hidden bg-slate-100 sm:relative sm:block">
+    <main id="main" tabIndex={-1} className="focus:outline-none flex h-dvh w-full flex-col overflow-hidden bg-slate-100 sm:relative sm:block">
       <div className="relative min-h-0 flex-1 sm:absolute sm:inset-0">
         <ShareMap config={mapConfig} location={location} />
       </div>

@@ -37,6 +37,27 @@ export function ButtonLink({
   return <Link {...props} className={cx(buttonClass(variant, size), className)} />;
 }
 
+/** The id of every page's main landmark: the skip link leads there. */
+export const MAIN_ID = "main";
+
+/** "Skip to content": the first focusable element of every page, visible only while it has the keyboard focus. */
+export function SkipLink() {
+  return (
+    <a
+      href={`#${MAIN_ID}`}
+      className="sr-only z-[2000] rounded-md bg-white px-4 py-2 text-sm font-semibold text-indigo-700 shadow-lg ring-2 ring-indigo-600 focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+    >
+      Skip to content
+    </a>
+  );
+}
+
+/**
+ * A table that scrolls sideways inside its card on narrow screens instead of widening the page; while there is more
+ * to the right (or left) an edge shadow and a "Scroll →" hint say so. `label` names the scrollable region.
+ */
+export { ScrollTable } from "./scroll-table";
+
 export function Card({ className, ...props }: ComponentProps<"section">) {
   return <section {...props} className={cx("rounded-xl bg-white shadow-sm ring-1 ring-slate-200", className)} />;
 }
