@@ -53,7 +53,7 @@ function FieldTable({ schema, components }: { schema: JsonSchema; components: Co
             <tr key={r.name} className="align-top">
               <td className="py-2 pr-4 whitespace-nowrap">
                 <code className="font-mono text-[13px] font-semibold text-slate-900">{r.name}</code>
-                {r.required ? <span className="ml-2 text-xs font-medium text-rose-600">required</span> : null}
+                {r.required ? <span className="ml-2 text-xs font-medium text-rose-700">required</span> : null}
               </td>
               <td className="py-2 pr-4 font-mono text-xs text-slate-500">{r.type}</td>
               <td className="py-2 text-slate-700">
@@ -123,7 +123,7 @@ function OperationSection({
                   <td className="py-2 pr-4 whitespace-nowrap">
                     <code className="font-mono text-[13px] font-semibold">{p.name}</code>
                     <span className="ml-2 text-xs text-slate-500">{p.in}</span>
-                    {p.required ? <span className="ml-2 text-xs font-medium text-rose-600">required</span> : null}
+                    {p.required ? <span className="ml-2 text-xs font-medium text-rose-700">required</span> : null}
                   </td>
                   <td className="py-2 pr-4 font-mono text-xs text-slate-500">{p.schema ? typeLabel(p.schema, components) : ""}</td>
                   <td className="py-2 text-slate-700">
@@ -183,7 +183,7 @@ export function ApiReference({ doc }: { doc: OpenApiDoc }) {
                 .map((o) => (
                   <li key={o.op.operationId}>
                     <a href={`#${o.op.operationId}`} className="flex items-center gap-2 text-slate-600 hover:text-slate-900">
-                      <span className="w-12 font-mono text-[10px] font-semibold uppercase text-slate-400">{o.method}</span>
+                      <span className="w-12 font-mono text-[10px] font-semibold uppercase text-slate-500">{o.method}</span>
                       {o.op.summary}
                     </a>
                   </li>

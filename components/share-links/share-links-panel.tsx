@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { until } from "@/components/share/format";
-import { Alert, Button, Card, EmptyState, Field, Time, cx, inputClass } from "@/components/ui";
+import { Alert, Button, Card, EmptyState, Field, Time, cx, fieldName, inputClass, withoutError } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { createShareLinkAction, revokeShareLinkAction } from "@/lib/share-links/actions";
@@ -54,7 +54,7 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
     if (preset === "custom") {
       const at = new Date(custom);
       if (!custom || Number.isNaN(at.getTime())) {
-        setFieldErrors({ expiresAt: "Pick a date and time" });
+        setFieldErrors({ expiresAt: "Pick a date and time." });
         return;
       }
       expiry.expiresAt = at.toISOString();
@@ -105,7 +105,15 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
         or you revoke it.
       </p>
 
-      <form onSubmit={onCreate} className="mt-4 space-y-4" noValidate>
+      <form
+        onSubmit={onCreate}
+        onChange={(e) => {
+          const name = fieldName(e);
+          setFieldErrors((prev) => withoutError(prev, name === "expiry" ? "expiresAt" : name));
+        }}
+        className="mt-4 space-y-4"
+        noValidate
+      >
         <Field id="share-name" label="Name (optional)" hint="Who the link is for, e.g. “Customer 4711”." error={fieldErrors.name}>
           <input
             id="share-name"
@@ -145,6 +153,7 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
               <Field id="share-expires-at" label="Expires at" hint="Your local time; up to 30 days from now." error={fieldErrors.expiresAt}>
                 <input
                   id="share-expires-at"
+                  name="expiresAt"
                   type="datetime-local"
                   value={custom}
                   min={minCustom}

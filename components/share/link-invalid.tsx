@@ -13,7 +13,7 @@ export function LinkInvalid() {
         <p className="mt-2 text-sm leading-6 text-slate-600">
           It has expired or was turned off by the person who shared it. Ask them for a new link to keep following the location.
         </p>
-        <p className="mt-6 text-xs font-medium tracking-wide text-slate-400">Shared with Fenceline</p>
+        <p className="mt-6 text-xs font-medium tracking-wide text-slate-500">Shared with Fenceline</p>
       </div>
     </main>
   );

@@ -99,8 +99,22 @@ export function Badge({ color = "gray", children, ...props }: ComponentProps<"sp
   );
 }
 
+/**
+ * `errors` without the one of `key`: forms call it when a field is edited, so its error goes as soon as it is changed
+ * (the next submit checks it again).
+ */
+export function withoutError(errors: Record<string, string>, key: string): Record<string, string> {
+  if (!key || !(key in errors)) return errors;
+  const rest = { ...errors };
+  delete rest[key];
+  return rest;
+}
+
+/** The name of the form control an input or change event (bubbling to its form) came from. */
+export const fieldName = (e: { target: EventTarget | null }): string => (e.target as HTMLInputElement | null)?.name ?? "";
+
 export const inputClass =
-  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 aria-[invalid=true]:ring-red-500 disabled:bg-slate-50 disabled:text-slate-500";
+  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:ring-indigo-600 aria-[invalid=true]:ring-red-500 disabled:bg-slate-50 disabled:text-slate-500";
 
 /** A labelled control with its hint and error beside it; `id` ties the label, the hint and the error to the input. */
 export function Field({
@@ -151,7 +165,7 @@ export function Alert({ tone = "error", children }: { tone?: "error" | "success"
 
 /** A time shown in UTC-independent, compact form; the full ISO value is in the title for a precise look. */
 export function Time({ value, fallback = "—" }: { value: Date | string | null | undefined; fallback?: string }) {
-  if (!value) return <span className="text-slate-400">{fallback}</span>;
+  if (!value) return <span className="text-slate-500">{fallback}</span>;
   const d = typeof value === "string" ? new Date(value) : value;
   const iso = d.toISOString();
   return (

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { WorkspaceNameForm } from "@/components/account/workspace-name-form";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
-import { Badge, Card, PageHeader, cx } from "@/components/ui";
+import { Badge, Card, PageHeader, cx, ScrollTable } from "@/components/ui";
 import { listAccountMembers } from "@/lib/accounts/accounts";
 import { requireSession } from "@/lib/auth/session";
 import { exactTime, relativeTime } from "@/lib/dashboard/format";
@@ -37,8 +37,8 @@ export default async function AccountPage() {
             <WorkspaceNameForm name={account.name} />
           </div>
           <p className="mt-3 text-xs text-slate-500">
-            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5" data-testid="account-slug">{account.slug}</code> (used by{" "}
-            <code className="rounded bg-slate-100 px-1 py-0.5">npm run apikey:create -- --account {account.slug}</code>).
+            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700" data-testid="account-slug">{account.slug}</code> (used by{" "}
+            <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700">npm run apikey:create -- --account {account.slug}</code>).
           </p>
         </Card>
 
@@ -60,7 +60,7 @@ export default async function AccountPage() {
             {FEATURES.map((f) => {
               const included = enterprise || f.free;
               return (
-                <li key={f.label} className={cx("flex items-start gap-2", included ? "text-slate-800" : "text-slate-400")}>
+                <li key={f.label} className={cx("flex items-start gap-2", included ? "text-slate-800" : "text-slate-500")}>
                   <span aria-hidden className={cx("mt-0.5 font-bold", included ? "text-emerald-600" : "text-slate-300")}>
                     {included ? "✓" : "–"}
                   </span>
@@ -91,7 +91,7 @@ export default async function AccountPage() {
             </h2>
             <p className="mt-1 text-sm text-slate-600">People who sign in to this workspace.</p>
           </div>
-          <div className="mt-3 overflow-x-auto">
+          <ScrollTable label="Members" className="mt-3">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="members-heading">
               <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>
@@ -125,14 +125,14 @@ export default async function AccountPage() {
                           {relativeTime(m.lastSignInAt, now)}
                         </time>
                       ) : (
-                        <span className="text-slate-400">Never</span>
+                        <span className="text-slate-500">Never</span>
                       )}
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         </Card>
 
         {user.passwordHash ? (

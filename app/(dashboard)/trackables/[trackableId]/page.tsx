@@ -11,7 +11,7 @@ import { ConnectDevicePanel } from "@/components/devices/connect-device-panel";
 import { EventTimeline } from "@/components/trackables/event-timeline";
 import { RangePicker } from "@/components/trackables/range-picker";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
-import { Badge, Card } from "@/components/ui";
+import { Badge, Card, ScrollTable } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
@@ -129,7 +129,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                 </h2>
                 <p className="text-sm text-slate-600" data-testid="track-point-count">
                   {track.points.length === 1 ? "1 point" : `${track.points.length.toLocaleString("en")} points`}{" "}
-                  <span className="text-slate-400">
+                  <span className="text-slate-500">
                     · {exactTime(range.from)} – {range.to ? exactTime(range.to) : "now"}
                   </span>
                 </p>
@@ -193,10 +193,10 @@ export default async function TrackablePage({ params, searchParams }: Props) {
             </h2>
             <p className="text-xs text-slate-500">
               Newest first, {Math.min(RECENT_ROWS, track.points.length)} of {track.points.length.toLocaleString("en")} in this range; every
-              point through <code className="rounded bg-slate-100 px-1 py-0.5">GET /api/v1/trackables/{"{id}"}/locations</code>.
+              point through <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700">GET /api/v1/trackables/{"{id}"}/locations</code>.
             </p>
           </div>
-          <div className="mt-3 overflow-x-auto">
+          <ScrollTable label="Recent locations" className="mt-3">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="recent-heading">
               <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>
@@ -233,7 +233,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                   ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         </Card>
       ) : null}
     </div>
