@@ -37,8 +37,12 @@ export default async function AccountPage() {
             <WorkspaceNameForm name={account.name} />
           </div>
           <p className="mt-3 text-xs text-slate-500">
-            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700" data-testid="account-slug">{account.slug}</code> (used by{" "}
-            <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700">npm run apikey:create -- --account {account.slug}</code>).
+            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700" data-testid="account-slug">{account.slug}</code>. An
+            API key for this workspace from the shell:{" "}
+            <code className="rounded bg-slate-100 px-1 py-0.5 break-all text-slate-700" data-testid="apikey-command">
+              npm run --silent apikey:create -- --email {user.email}
+            </code>
+            .
           </p>
         </Card>
 
