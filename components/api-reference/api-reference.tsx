@@ -1,3 +1,4 @@
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { InlineText } from "./inline-text";
 import { fieldRows, refName, resolve, typeLabel, type Components, type JsonSchema } from "./schema";
 
@@ -46,7 +47,7 @@ function FieldTable({ schema, components }: { schema: JsonSchema; components: Co
   const rows = fieldRows(schema, components);
   if (rows.length === 0) return <p className="text-sm text-slate-600">{typeLabel(schema, components)}</p>;
   return (
-    <div className="overflow-x-auto">
+    <ScrollTable label="Fields">
       <table className="w-full text-left text-sm">
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
@@ -64,7 +65,7 @@ function FieldTable({ schema, components }: { schema: JsonSchema; components: Co
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }
 

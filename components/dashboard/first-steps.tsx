@@ -55,7 +55,8 @@ export async function FirstSteps({ ctx }: { ctx: Ctx }) {
                     {s.title}
                   </Link>
                 )}
-                {s.done ? null : <p className="mt-0.5 text-xs text-slate-600">{s.how}</p>}
+                {/* On a phone only the next step explains itself, so the list stays short. */}
+                {s.done ? null : <p className={cx("mt-0.5 text-xs text-slate-600", s !== next && "hidden sm:block")}>{s.how}</p>}
                 {s.problem && !s.done ? (
                   <p className="mt-1 text-xs text-red-700">
                     <Link href={s.problem.href} className="underline">

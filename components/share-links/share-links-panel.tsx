@@ -182,7 +182,7 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
       {created && (
         <div className="mt-5 rounded-lg bg-emerald-50 p-4 ring-1 ring-inset ring-emerald-200" role="status">
           <p className="text-sm font-medium text-emerald-900">Link created. Copy it and send it to whoever should follow along.</p>
-          <div className="mt-2 flex gap-2">
+          <div className="mt-2 flex flex-col gap-2 sm:flex-row">
             <input
               readOnly
               value={created.url}
@@ -206,8 +206,8 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
           {active.map((link) => (
             <li key={link.id} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
-                <p className="truncate text-sm font-medium text-slate-900">{link.name ?? "Untitled link"}</p>
-                <p className="truncate font-mono text-xs text-slate-500" title={link.url}>
+                <p className="text-sm font-medium break-words text-slate-900">{link.name ?? "Untitled link"}</p>
+                <p className="font-mono text-xs break-all text-slate-600" title={link.url}>
                   {link.url}
                 </p>
                 <p className="mt-0.5 text-xs text-slate-500">
@@ -215,7 +215,7 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
                   <Time value={link.expiresAt} />
                 </p>
               </div>
-              <div className="flex shrink-0 gap-2">
+              <div className="flex shrink-0 flex-wrap gap-2">
                 <CopyButton value={link.url} />
                 <ConfirmButton
                   label="Revoke"

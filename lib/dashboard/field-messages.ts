@@ -60,7 +60,8 @@ export function issueSentence(key: string, issue: z.core.$ZodIssue, labels?: Fie
       return `${label} must be ${issue.inclusive === false ? "less than" : "at most"} ${max}.`;
     }
     case "invalid_type":
-      if (issue.input === undefined || issue.input === null || issue.input === "") return `${label} is required.`;
+      // zod leaves the input out of its issues; its message still says what it received.
+      if (/received (undefined|null)\b/.test(issue.message) || issue.input === "") return `${label} is required.`;
       return `${label} must be ${issue.expected === "number" || issue.expected === "int" ? "a number" : `a ${issue.expected}`}.`;
     case "invalid_format":
       if (issue.format === "email") return "Enter a valid email address.";

@@ -77,7 +77,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
         </Link>
         <header className="mt-2 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div className="min-w-0">
-            <h1 className="truncate text-2xl font-semibold tracking-tight text-slate-900">{trackable.name}</h1>
+            <h1 className="text-2xl font-semibold tracking-tight break-words text-slate-900">{trackable.name}</h1>
             <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2">
               <Badge data-testid="trackable-type">{trackable.type}</Badge>
               <StatusIndicator status={status.status} />
