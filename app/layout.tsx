@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import "./globals.css";
+import { SkipLink } from "@/components/ui";
 
 export const metadata: Metadata = {
   title: { default: "Fenceline", template: "%s · Fenceline" },
@@ -13,7 +14,10 @@ export const dynamic = "force-dynamic";
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        <SkipLink />
+        {children}
+      </body>
     </html>
   );
 }

@@ -7,7 +7,7 @@ import { getSession } from "@/lib/auth/session";
 export default async function Home() {
   if (await getSession()) redirect("/trackables");
   return (
-    <main className="mx-auto max-w-3xl px-6 py-16">
+    <main id="main" tabIndex={-1} className="focus:outline-none mx-auto max-w-3xl px-6 py-16">
       <Logo />
       <h1 className="mt-10 text-4xl font-semibold tracking-tight text-slate-900">Know where your fleet is, and when it moves.</h1>
       <p className="mt-4 text-lg text-slate-600">

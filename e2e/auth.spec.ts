@@ -24,8 +24,8 @@ test("sign-up reports invalid fields and a taken email", async ({ page }) => {
   await page.getByLabel("Email").fill("not-an-email");
   await page.getByLabel("Password").fill("short");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.locator("#email-error")).toHaveText("Enter a valid email address");
-  await expect(page.locator("#password-error")).toHaveText("Use at least 10 characters");
+  await expect(page.locator("#email-error")).toHaveText("Enter a valid email address.");
+  await expect(page.locator("#password-error")).toHaveText("Use at least 10 characters.");
   await shot(page, "sign-up-errors");
 
   await page.getByLabel("Email").fill(USER.email);

@@ -120,7 +120,7 @@ test("create a geofence by typing, with errors next to the fields, then delete i
   await page.getByRole("radio", { name: "Webhook" }).check();
   await page.getByLabel("Webhook URL").fill("ftp://example.com/hook");
   await page.getByRole("button", { name: "Create geofence" }).click();
-  await expect(page.locator("#gf-radius-error")).toHaveText("must be between 1 and 100000 metres");
+  await expect(page.locator("#gf-radius-error")).toHaveText("Radius must be between 1 and 100000 metres.");
   await expect(page.locator("#gf-url-error")).toContainText("must use http or https");
   await expect(page.getByLabel("Radius (metres)")).toHaveAttribute("aria-invalid", "true");
   await shot(page, "geofence-errors");

@@ -21,7 +21,7 @@ test("account endpoints: create with a secret, receive an event, disable, edit, 
     await page.getByRole("checkbox", { name: /geofence\.exit/ }).uncheck();
     await page.getByRole("button", { name: "Create endpoint" }).click();
     await expect(page.locator("#wh-url-error")).toContainText("must use http or https");
-    await expect(page.locator("#wh-events-error")).toHaveText("must list at least one event kind");
+    await expect(page.locator("#wh-events-error")).toHaveText("Events must list at least one event kind.");
     await shot(page, "webhook-new-errors");
 
     await page.getByLabel("Endpoint URL").fill(receiver.url);

@@ -1,20 +1,21 @@
-// npm run --silent apikey:create -- --account <slug> [--plan free|enterprise] [--name <label>]
-// Creates the account when needed and prints the new API key, alone, on stdout.
+// npm run --silent apikey:create -- --account <slug> | --email <dashboard user> [--plan free|enterprise] [--name <label>]
+// Prints a new API key, alone, on stdout: for the account with that slug (created when needed), or for the workspace
+// of the dashboard user who signs in with that email (the one the dashboard shows).
 import { parseArgs } from "node:util";
 import { provisionApiKey, ProvisionInput } from "@/lib/api-keys/provision";
 import { callServer, fail, runOperatorCommand } from "./operator";
 
-const USAGE = "usage: npm run --silent apikey:create -- --account <slug> [--plan free|enterprise] [--name <label>]";
+const USAGE = "usage: npm run --silent apikey:create -- (--account <slug> | --email <dashboard user>) [--plan free|enterprise] [--name <label>]";
 
 async function main() {
   let values;
   try {
-    ({ values } = parseArgs({ options: { account: { type: "string" }, plan: { type: "string" }, name: { type: "string" } } }));
+    ({ values } = parseArgs({ options: { account: { type: "string" }, email: { type: "string" }, plan: { type: "string" }, name: { type: "string" } } }));
   } catch (err) {
     fail(`${(err as Error).message}\n${USAGE}`);
   }
   const parsed = ProvisionInput.safeParse(values);
-  if (!parsed.success) fail(`${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n")}\n${USAGE}`);
+  if (!parsed.success) fail(`${parsed.error.issues.map((i) => `${i.path.length ? `--${i.path.join(".")}: ` : ""}${i.message}`).join("\n")}\n${USAGE}`);
 
   const key = await runOperatorCommand(
     async (db) => (await provisionApiKey(db, parsed.data)).key,

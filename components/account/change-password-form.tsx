@@ -3,7 +3,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { changePasswordAction } from "@/app/(dashboard)/account/actions";
-import { Alert, Button, Field, inputClass } from "@/components/ui";
+import { Alert, Button, Field, fieldName, inputClass, withoutError } from "@/components/ui";
 
 // Changing the password ends every session of the user (lib/auth/users.ts changePassword); this browser then signs in
 // again with the new password, so it stays signed in while copies of the old cookie stop working.
@@ -44,7 +44,7 @@ export function ChangePasswordForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4 sm:w-96" aria-label="Change password">
+    <form onSubmit={onSubmit} onChange={(e) => setErrors((prev) => withoutError(prev, fieldName(e)))} noValidate className="space-y-4 sm:w-96" aria-label="Change password">
       {error ? <Alert>{error}</Alert> : null}
       <Field id="currentPassword" label="Current password" error={errors.currentPassword}>
         <input

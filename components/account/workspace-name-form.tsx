@@ -19,7 +19,7 @@ export function WorkspaceNameForm({ name }: { name: string }) {
     try {
       const result = await renameWorkspaceAction({ name: value });
       if (!result.ok) {
-        setError(result.fieldErrors.name ? `Workspace name ${result.fieldErrors.name}.` : result.error);
+        setError(result.fieldErrors.name ?? result.error);
         return;
       }
       setSaved(true);
@@ -30,7 +30,7 @@ export function WorkspaceNameForm({ name }: { name: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-start">
+    <form onSubmit={onSubmit} onChange={() => setError(null)} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-start">
       <div className="sm:w-96">
         <Field id="workspace-name" label="Workspace name" hint="Shown in the sidebar to everyone in this workspace." error={error}>
           <input

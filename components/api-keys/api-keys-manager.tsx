@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { createApiKeyAction, revokeApiKeyAction } from "@/app/(dashboard)/api-keys/actions";
-import { Badge, Button, Card, EmptyState, Field, Time, inputClass } from "@/components/ui";
+import { Badge, Button, Card, EmptyState, Field, Time, inputClass, ScrollTable } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
 
@@ -47,7 +47,7 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
     <div className="space-y-6">
       <Card className="p-5">
         <h2 className="text-base font-semibold text-slate-900">Create a key</h2>
-        <form onSubmit={onCreate} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+        <form onSubmit={onCreate} onChange={() => setNameError(null)} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
           <div className="sm:w-80">
             <Field id="key-name" label="Name" hint="What uses it, e.g. “backend” or “fleet gateway”." error={nameError}>
               <input
@@ -92,7 +92,8 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
       {active.length === 0 && revoked.length === 0 ? (
         <EmptyState title="No API keys yet">Create a key above to start calling the API.</EmptyState>
       ) : (
-        <Card className="overflow-x-auto">
+        <Card>
+          <ScrollTable label="API keys">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <tr>
@@ -105,7 +106,7 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
             </thead>
             <tbody className="divide-y divide-slate-100">
               {[...active, ...revoked].map((k) => (
-                <tr key={k.id} data-testid="api-key-row" className={k.revokedAt ? "text-slate-400" : undefined}>
+                <tr key={k.id} data-testid="api-key-row" className={k.revokedAt ? "text-slate-500" : undefined}>
                   <td className="px-4 py-3 font-medium text-slate-900">
                     {k.name}
                     <span className="block font-mono text-xs font-normal text-slate-500 sm:hidden">{k.start}…</span>
@@ -134,6 +135,7 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
               ))}
             </tbody>
           </table>
+        </ScrollTable>
         </Card>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { InlineText } from "./inline-text";
 import { fieldRows, refName, resolve, typeLabel, type Components, type JsonSchema } from "./schema";
 
@@ -46,14 +47,14 @@ function FieldTable({ schema, components }: { schema: JsonSchema; components: Co
   const rows = fieldRows(schema, components);
   if (rows.length === 0) return <p className="text-sm text-slate-600">{typeLabel(schema, components)}</p>;
   return (
-    <div className="overflow-x-auto">
+    <ScrollTable label="Fields">
       <table className="w-full text-left text-sm">
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
             <tr key={r.name} className="align-top">
               <td className="py-2 pr-4 whitespace-nowrap">
                 <code className="font-mono text-[13px] font-semibold text-slate-900">{r.name}</code>
-                {r.required ? <span className="ml-2 text-xs font-medium text-rose-600">required</span> : null}
+                {r.required ? <span className="ml-2 text-xs font-medium text-rose-700">required</span> : null}
               </td>
               <td className="py-2 pr-4 font-mono text-xs text-slate-500">{r.type}</td>
               <td className="py-2 text-slate-700">
@@ -64,7 +65,7 @@ function FieldTable({ schema, components }: { schema: JsonSchema; components: Co
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }
 
@@ -123,7 +124,7 @@ function OperationSection({
                   <td className="py-2 pr-4 whitespace-nowrap">
                     <code className="font-mono text-[13px] font-semibold">{p.name}</code>
                     <span className="ml-2 text-xs text-slate-500">{p.in}</span>
-                    {p.required ? <span className="ml-2 text-xs font-medium text-rose-600">required</span> : null}
+                    {p.required ? <span className="ml-2 text-xs font-medium text-rose-700">required</span> : null}
                   </td>
                   <td className="py-2 pr-4 font-mono text-xs text-slate-500">{p.schema ? typeLabel(p.schema, components) : ""}</td>
                   <td className="py-2 text-slate-700">
@@ -183,7 +184,7 @@ export function ApiReference({ doc }: { doc: OpenApiDoc }) {
                 .map((o) => (
                   <li key={o.op.operationId}>
                     <a href={`#${o.op.operationId}`} className="flex items-center gap-2 text-slate-600 hover:text-slate-900">
-                      <span className="w-12 font-mono text-[10px] font-semibold uppercase text-slate-400">{o.method}</span>
+                      <span className="w-12 font-mono text-[10px] font-semibold uppercase text-slate-500">{o.method}</span>
                       {o.op.summary}
                     </a>
                   </li>
@@ -193,7 +194,7 @@ export function ApiReference({ doc }: { doc: OpenApiDoc }) {
         ))}
         <a href="#schemas" className="font-semibold text-slate-900">Objects</a>
       </nav>
-      <main className="min-w-0 flex-1">
+      <main id="main" tabIndex={-1} className="focus:outline-none min-w-0 flex-1">
         <h1 className="text-3xl font-semibold tracking-tight">{doc.info.title}</h1>
         <p className="mt-1 text-sm text-slate-500">
           Version {doc.info.version} ·{" "}

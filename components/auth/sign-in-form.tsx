@@ -46,7 +46,7 @@ export function SignInForm({
           Create an account
         </Link>
       </p>
-      <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>
+      <form onSubmit={onSubmit} onChange={() => setError(null)} className="mt-6 space-y-4" noValidate>
         {error ? <Alert>{error}</Alert> : null}
         <Field id="email" label="Email">
           <input id="email" name="email" type="email" autoComplete="email" required className={inputClass} />

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { signUpAction } from "@/app/(auth)/sign-up/actions";
-import { Alert, Button, Field, inputClass } from "@/components/ui";
+import { Alert, Button, Field, fieldName, inputClass, withoutError } from "@/components/ui";
 
 export function SignUpForm() {
   const router = useRouter();
@@ -54,7 +54,7 @@ export function SignUpForm() {
           Sign in
         </Link>
       </p>
-      <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>
+      <form onSubmit={onSubmit} onChange={(e) => setErrors((prev) => withoutError(prev, fieldName(e)))} className="mt-6 space-y-4" noValidate>
         {error ? <Alert>{error}</Alert> : null}
         <Field id="name" label="Name" error={errors.name}>
           <input id="name" name="name" autoComplete="name" className={inputClass} {...invalid("name")} />

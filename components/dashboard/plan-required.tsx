@@ -8,7 +8,7 @@ export function PlanRequired({ feature }: { feature: string }) {
       <p className="mt-2 text-sm text-slate-600">
         {feature} are part of the Enterprise plan. Your geofences, trackables and their locations keep working on the free plan
         and are available through the API; ask the operator of this installation to move the account to Enterprise
-        (<code className="rounded bg-slate-100 px-1 py-0.5 text-xs">npm run apikey:create -- --account &lt;slug&gt; --plan enterprise</code>).
+        (<code className="rounded bg-slate-100 px-1 py-0.5 text-xs break-all text-slate-700">npm run apikey:create -- --email &lt;your email&gt; --plan enterprise</code>).
       </p>
     </Card>
   );

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { until } from "@/components/share/format";
-import { Alert, Button, Card, EmptyState, Field, Time, cx, inputClass } from "@/components/ui";
+import { Alert, Button, Card, EmptyState, Field, Time, cx, fieldName, inputClass, withoutError } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { createShareLinkAction, revokeShareLinkAction } from "@/lib/share-links/actions";
@@ -54,7 +54,7 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
     if (preset === "custom") {
       const at = new Date(custom);
       if (!custom || Number.isNaN(at.getTime())) {
-        setFieldErrors({ expiresAt: "Pick a date and time" });
+        setFieldErrors({ expiresAt: "Pick a date and time." });
         return;
       }
       expiry.expiresAt = at.toISOString();
@@ -105,7 +105,15 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
         or you revoke it.
       </p>
 
-      <form onSubmit={onCreate} className="mt-4 space-y-4" noValidate>
+      <form
+        onSubmit={onCreate}
+        onChange={(e) => {
+          const name = fieldName(e);
+          setFieldErrors((prev) => withoutError(prev, name === "expiry" ? "expiresAt" : name));
+        }}
+        className="mt-4 space-y-4"
+        noValidate
+      >
         <Field id="share-name" label="Name (optional)" hint="Who the link is for, e.g. “Customer 4711”." error={fieldErrors.name}>
           <input
             id="share-name"
@@ -145,6 +153,7 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
               <Field id="share-expires-at" label="Expires at" hint="Your local time; up to 30 days from now." error={fieldErrors.expiresAt}>
                 <input
                   id="share-expires-at"
+                  name="expiresAt"
                   type="datetime-local"
                   value={custom}
                   min={minCustom}
@@ -173,7 +182,7 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
       {created && (
         <div className="mt-5 rounded-lg bg-emerald-50 p-4 ring-1 ring-inset ring-emerald-200" role="status">
           <p className="text-sm font-medium text-emerald-900">Link created. Copy it and send it to whoever should follow along.</p>
-          <div className="mt-2 flex gap-2">
+          <div className="mt-2 flex flex-col gap-2 sm:flex-row">
             <input
               readOnly
               value={created.url}
@@ -197,8 +206,8 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
           {active.map((link) => (
             <li key={link.id} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
-                <p className="truncate text-sm font-medium text-slate-900">{link.name ?? "Untitled link"}</p>
-                <p className="truncate font-mono text-xs text-slate-500" title={link.url}>
+                <p className="text-sm font-medium break-words text-slate-900">{link.name ?? "Untitled link"}</p>
+                <p className="font-mono text-xs break-all text-slate-600" title={link.url}>
                   {link.url}
                 </p>
                 <p className="mt-0.5 text-xs text-slate-500">
@@ -206,7 +215,7 @@ export function ShareLinksPanel({ trackableId, initialLinks }: { trackableId: st
                   <Time value={link.expiresAt} />
                 </p>
               </div>
-              <div className="flex shrink-0 gap-2">
+              <div className="flex shrink-0 flex-wrap gap-2">
                 <CopyButton value={link.url} />
                 <ConfirmButton
                   label="Revoke"

@@ -2,7 +2,7 @@
 
 export function LinkInvalid() {
   return (
-    <main className="flex min-h-dvh items-center justify-center bg-slate-100 px-6">
+    <main id="main" tabIndex={-1} className="focus:outline-none flex min-h-dvh items-center justify-center bg-slate-100 px-6">
       <div className="w-full max-w-sm rounded-2xl bg-white p-8 text-center shadow-xl shadow-slate-900/5 ring-1 ring-slate-900/5">
         <div className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
           <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" className="h-6 w-6" aria-hidden="true">
@@ -13,7 +13,7 @@ export function LinkInvalid() {
         <p className="mt-2 text-sm leading-6 text-slate-600">
           It has expired or was turned off by the person who shared it. Ask them for a new link to keep following the location.
         </p>
-        <p className="mt-6 text-xs font-medium tracking-wide text-slate-400">Shared with Fenceline</p>
+        <p className="mt-6 text-xs font-medium tracking-wide text-slate-500">Shared with Fenceline</p>
       </div>
     </main>
   );

@@ -83,7 +83,7 @@ export function LiveShare({
   const { trackable, location } = view;
   return (
     // Phones: the map above, the card as a sheet below it (the marker stays in view). Wider: the card floats over the map.
-    <main className="flex h-dvh w-full flex-col overflow-hidden bg-slate-100 sm:relative sm:block">
+    <main id="main" tabIndex={-1} className="focus:outline-none flex h-dvh w-full flex-col overflow-hidden bg-slate-100 sm:relative sm:block">
       <div className="relative min-h-0 flex-1 sm:absolute sm:inset-0">
         <ShareMap config={mapConfig} location={location} />
       </div>
@@ -93,7 +93,7 @@ export function LiveShare({
         className="relative z-[1000] rounded-t-2xl bg-white p-5 shadow-[0_-8px_24px_rgb(15_23_42/0.08)] ring-1 ring-slate-900/5 sm:absolute sm:left-4 sm:top-4 sm:w-80 sm:rounded-2xl sm:bg-white/95 sm:shadow-xl sm:shadow-slate-900/10 sm:backdrop-blur"
       >
         <div className="flex items-center justify-between gap-3">
-          <span className="text-xs font-semibold uppercase tracking-wider text-slate-400">Live location</span>
+          <span className="text-xs font-semibold uppercase tracking-wider text-slate-500">Live location</span>
           <ConnectionBadge connection={connection} />
         </div>
 
@@ -127,7 +127,7 @@ export function LiveShare({
 
         <div className="mt-4 flex items-center justify-between gap-3 border-t border-slate-100 pt-3 text-xs text-slate-500">
           <span data-testid="expires">Link expires {until(expiresAt, now)}</span>
-          <span className="inline-flex items-center gap-1 text-slate-400">
+          <span className="inline-flex items-center gap-1 text-slate-500">
             <svg viewBox="0 0 24 24" className="h-3.5 w-3.5" aria-hidden="true">
               <circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" strokeWidth="2" strokeDasharray="3 2" />
               <circle cx="12" cy="12" r="3.5" fill="currentColor" />

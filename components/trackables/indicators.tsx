@@ -20,7 +20,7 @@ export function StatusIndicator({ status, title }: { status: DeviceStatus; title
 
 /** A battery gauge with its percentage; below the low threshold it turns red and says "low". */
 export function BatteryIndicator({ level, threshold }: { level: number | null | undefined; threshold: number }) {
-  if (level === null || level === undefined) return <span className="text-sm text-slate-400">—</span>;
+  if (level === null || level === undefined) return <span className="text-sm text-slate-500">—</span>;
   const low = level < threshold;
   const pct = Math.max(0, Math.min(100, level));
   return (

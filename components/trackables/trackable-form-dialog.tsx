@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { createTrackableAction, updateTrackableAction } from "@/app/(dashboard)/trackables/actions";
-import { Alert, Button, Field, inputClass } from "@/components/ui";
+import { Alert, Button, Field, fieldName, inputClass, withoutError } from "@/components/ui";
 
 export const TYPE_SUGGESTIONS = ["device", "vehicle", "person", "asset"] as const;
 
@@ -64,7 +64,7 @@ export function TrackableFormDialog({ mode, trackable, size = "md" }: Props) {
         className="m-auto w-full max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/40"
       >
         {open ? (
-          <form onSubmit={onSubmit} noValidate className="space-y-4 p-6">
+          <form onSubmit={onSubmit} onChange={(e) => setErrors((prev) => withoutError(prev, fieldName(e)))} noValidate className="space-y-4 p-6">
             <div>
               <h2 id={`${uid}-title`} className="text-base font-semibold text-slate-900">
                 {title}

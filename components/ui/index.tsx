@@ -37,6 +37,27 @@ export function ButtonLink({
   return <Link {...props} className={cx(buttonClass(variant, size), className)} />;
 }
 
+/** The id of every page's main landmark: the skip link leads there. */
+export const MAIN_ID = "main";
+
+/** "Skip to content": the first focusable element of every page, visible only while it has the keyboard focus. */
+export function SkipLink() {
+  return (
+    <a
+      href={`#${MAIN_ID}`}
+      className="sr-only z-[2000] rounded-md bg-white px-4 py-2 text-sm font-semibold text-indigo-700 shadow-lg ring-2 ring-indigo-600 focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+    >
+      Skip to content
+    </a>
+  );
+}
+
+/**
+ * A table that scrolls sideways inside its card on narrow screens instead of widening the page; while there is more
+ * to the right (or left) an edge shadow and a "Scroll →" hint say so. `label` names the scrollable region.
+ */
+export { ScrollTable } from "./scroll-table";
+
 export function Card({ className, ...props }: ComponentProps<"section">) {
   return <section {...props} className={cx("rounded-xl bg-white shadow-sm ring-1 ring-slate-200", className)} />;
 }
@@ -78,8 +99,22 @@ export function Badge({ color = "gray", children, ...props }: ComponentProps<"sp
   );
 }
 
+/**
+ * `errors` without the one of `key`: forms call it when a field is edited, so its error goes as soon as it is changed
+ * (the next submit checks it again).
+ */
+export function withoutError(errors: Record<string, string>, key: string): Record<string, string> {
+  if (!key || !(key in errors)) return errors;
+  const rest = { ...errors };
+  delete rest[key];
+  return rest;
+}
+
+/** The name of the form control an input or change event (bubbling to its form) came from. */
+export const fieldName = (e: { target: EventTarget | null }): string => (e.target as HTMLInputElement | null)?.name ?? "";
+
 export const inputClass =
-  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 aria-[invalid=true]:ring-red-500 disabled:bg-slate-50 disabled:text-slate-500";
+  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:ring-indigo-600 aria-[invalid=true]:ring-red-500 disabled:bg-slate-50 disabled:text-slate-500";
 
 /** A labelled control with its hint and error beside it; `id` ties the label, the hint and the error to the input. */
 export function Field({

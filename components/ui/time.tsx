@@ -124,7 +124,7 @@ export function Time({
   "data-testid"?: string;
 }) {
   const hydrated = useHydrated();
-  if (!value) return <span className="text-slate-400">{fallback}</span>;
+  if (!value) return <span className="text-slate-500">{fallback}</span>;
   const d = toDate(value);
   const iso = d.toISOString();
   if (relative) return <RelativeTime d={d} iso={iso} seconds={seconds} className={className} testId={testId} />;

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { createWebhookAction, deleteWebhookAction, updateWebhookAction } from "@/app/(dashboard)/webhooks/actions";
-import { Alert, Button, Card, Field, cx, inputClass } from "@/components/ui";
+import { Alert, Button, Card, Field, cx, inputClass, withoutError } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { Webhook } from "@/lib/webhooks/schemas";
 import { EVENT_KINDS } from "./events";
@@ -24,7 +24,7 @@ export function WebhookForm({ webhook }: { webhook: Webhook | null }) {
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     if (secret.mode === "replace" && secret.value === "") {
-      setFieldErrors({ secret: "Enter the new secret, or cancel" });
+      setFieldErrors({ secret: "Enter the new secret, or cancel." });
       setFormError("Check the highlighted fields.");
       return;
     }
@@ -60,6 +60,8 @@ export function WebhookForm({ webhook }: { webhook: Webhook | null }) {
   }
 
   const err = (k: string) => fieldErrors[k] ?? null;
+  // An edited field loses its error at once; the next submit checks it again.
+  const clear = (k: string) => setFieldErrors((prev) => withoutError(prev, k));
   return (
     <Card className="max-w-2xl p-5 sm:p-6">
       <form onSubmit={submit} noValidate className="space-y-5" aria-label={webhook ? "Edit endpoint" : "New endpoint"}>
@@ -72,7 +74,10 @@ export function WebhookForm({ webhook }: { webhook: Webhook | null }) {
             className={cx(inputClass, "font-mono")}
             placeholder="https://example.com/webhooks/fenceline"
             value={url}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              clear("url");
+            }}
             aria-invalid={err("url") ? true : undefined}
             aria-describedby={err("url") ? "wh-url-error" : "wh-url-hint"}
           />
@@ -83,7 +88,10 @@ export function WebhookForm({ webhook }: { webhook: Webhook | null }) {
             className={inputClass}
             maxLength={500}
             value={description}
-            onChange={(e) => setDescription(e.target.value)}
+            onChange={(e) => {
+              setDescription(e.target.value);
+              clear("description");
+            }}
             aria-invalid={err("description") ? true : undefined}
           />
         </Field>
@@ -96,7 +104,10 @@ export function WebhookForm({ webhook }: { webhook: Webhook | null }) {
                   type="checkbox"
                   className="mt-0.5 h-4 w-4 accent-indigo-600"
                   checked={events.includes(k.value)}
-                  onChange={(e) => setEvents((ev) => (e.target.checked ? [...ev, k.value] : ev.filter((x) => x !== k.value)))}
+                  onChange={(e) => {
+                    setEvents((ev) => (e.target.checked ? [...ev, k.value] : ev.filter((x) => x !== k.value)));
+                    clear("events");
+                  }}
                 />
                 <span>
                   <span className="block font-mono text-xs font-medium text-slate-900">{k.value}</span>
@@ -115,7 +126,12 @@ export function WebhookForm({ webhook }: { webhook: Webhook | null }) {
           <input type="checkbox" className="h-4 w-4 accent-indigo-600" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
           Enabled (disabled endpoints receive nothing)
         </label>
-        <SecretControl id="wh-secret" isSet={webhook?.secretSet ?? false} change={secret} error={err("secret")} onChange={setSecret} />
+        <SecretControl id="wh-secret" isSet={webhook?.secretSet ?? false} change={secret} error={err("secret")}
+          onChange={(change) => {
+            setSecret(change);
+            clear("secret");
+          }}
+        />
         <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
           <Button type="submit" disabled={pending}>
             {pending ? "Saving…" : webhook ? "Save changes" : "Create endpoint"}

@@ -20,3 +20,12 @@ export function sameOriginPath(raw: string | null | undefined, appUrl: string): 
   const path = `${url.pathname}${url.search}${url.hash}`;
   return /^\/[/\\]/.test(path) ? null : path;
 }
+
+/** The request header in which proxy.ts hands a page its own path and query (for the way back after a sign-in). */
+export const REQUEST_PATH_HEADER = "x-fenceline-path";
+
+/** /sign-in, with the page to come back to when there is one worth naming (a path of this origin). */
+export function signInUrl(from: string | null | undefined): string {
+  if (!from || !from.startsWith("/") || /^\/[/\\]/.test(from) || from === DEFAULT_AFTER_SIGN_IN) return "/sign-in";
+  return `/sign-in?callbackUrl=${encodeURIComponent(from)}`;
+}

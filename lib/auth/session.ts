@@ -1,9 +1,11 @@
 import { getServerSession } from "next-auth";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import type { Ctx } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import type { AccountRow, UserRow } from "@/lib/db/schema";
+import { REQUEST_PATH_HEADER, signInUrl } from "./callback-url";
 import { authOptions } from "./options";
 import { getUserWithAccount } from "./users";
 
@@ -28,9 +30,12 @@ export const getSession = cache(async (): Promise<DashboardSession | null> => {
   return { ...found, ctx: { account: { id: found.account.id, plan: found.account.plan }, db } };
 });
 
-/** For every dashboard page and server action: the session, or a redirect to /sign-in. */
+/**
+ * For every dashboard page and server action: the session, or a redirect to /sign-in that names the page asked for
+ * (proxy.ts puts its path in a request header), so the sign-in comes back to it.
+ */
 export async function requireSession(): Promise<DashboardSession> {
   const session = await getSession();
-  if (!session) redirect("/sign-in");
+  if (!session) redirect(signInUrl((await headers()).get(REQUEST_PATH_HEADER)));
   return session;
 }

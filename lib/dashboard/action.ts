@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requireSession, type DashboardSession } from "@/lib/auth/session";
 import { ApiError, fieldPath } from "@/lib/http/errors";
+import { fieldErrorsFromIssues, fieldSentence, type FieldLabels } from "./field-messages";
 
 /** What every dashboard server action returns: data, or errors a form can show next to its fields. */
 export type ActionResult<T> =
@@ -16,33 +17,34 @@ export async function dashboardAction<S extends z.ZodType, T>(
   schema: S,
   input: unknown,
   fn: (args: { input: z.output<S>; session: DashboardSession }) => Promise<T>,
+  opts: { labels?: FieldLabels } = {},
 ): Promise<ActionResult<T>> {
   const session = await requireSession();
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) {
-      const keys = issue.code === "unrecognized_keys" ? issue.keys.map((k) => fieldPath([...issue.path, k])) : [fieldPath(issue.path)];
-      for (const key of keys) fieldErrors[key || "_"] ??= issue.message;
-    }
+    // Sentences that name the field ("Name must be 1–100 characters."), never zod's own wording.
+    const fieldErrors = fieldErrorsFromIssues(parsed.error.issues, (issue) =>
+      issue.code === "unrecognized_keys" ? issue.keys.map((k) => fieldPath([...issue.path, k])) : [fieldPath(issue.path)],
+      opts.labels,
+    );
     return { ok: false, error: "Check the highlighted fields.", code: "invalid_request", fieldErrors };
   }
   try {
     return { ok: true, data: await fn({ input: parsed.data, session }) };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, error: err.message, code: err.code, fieldErrors: fieldErrorsOf(err.message) };
+    if (err instanceof ApiError) return { ok: false, error: err.message, code: err.code, fieldErrors: fieldErrorsOf(err.message, opts.labels) };
     console.error("[dashboard] action failed:", err);
     return { ok: false, error: "Something went wrong. Try again.", code: "internal_error", fieldErrors: {} };
   }
 }
 
 // Lib verbs name fields in their messages ("Invalid body: webhookUrl: must use https"): recover them for the form.
-function fieldErrorsOf(message: string): Record<string, string> {
+function fieldErrorsOf(message: string, labels?: FieldLabels): Record<string, string> {
   const out: Record<string, string> = {};
   const body = message.replace(/^Invalid (body|query|path): /, "");
   for (const part of body.split("; ")) {
     const m = /^([A-Za-z][\w.[\]]*): (.+)$/.exec(part);
-    if (m) out[m[1]!] ??= m[2]!;
+    if (m) out[m[1]!] ??= fieldSentence(m[1]!, m[2]!, labels);
   }
   return out;
 }

@@ -15,10 +15,10 @@ const ERRORS: Record<string, string> = {
 };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; callbackUrl?: string }> }) {
-  if (await getSession()) redirect("/trackables");
   const { error, callbackUrl } = await searchParams;
   // Only same-origin paths: a callback URL must never send the user to another origin.
   const next = sameOriginPath(callbackUrl, env().APP_URL) ?? DEFAULT_AFTER_SIGN_IN;
+  if (await getSession()) redirect(next);
   return (
     <SignInForm
       providers={oauthProviders()}

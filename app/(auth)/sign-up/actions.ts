@@ -4,6 +4,7 @@ import { signUpLimiter } from "@/lib/auth/options";
 import { SignUpInput } from "@/lib/auth/schemas";
 import { EmailTakenError, signUp } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
+import { fieldErrorsFromIssues } from "@/lib/dashboard/field-messages";
 import { clientIp } from "@/lib/http/client-ip";
 
 export type SignUpResult = { ok: true } | { ok: false; error?: string; fieldErrors?: Record<string, string> };
@@ -12,9 +13,7 @@ export type SignUpResult = { ok: true } | { ok: false; error?: string; fieldErro
 export async function signUpAction(input: { name?: string; email: string; password: string }): Promise<SignUpResult> {
   const parsed = SignUpInput.safeParse(input);
   if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-    return { ok: false, fieldErrors };
+    return { ok: false, fieldErrors: fieldErrorsFromIssues(parsed.error.issues, (issue) => [String(issue.path[0])]) };
   }
   const verdict = await signUpLimiter().limit(clientIp(await headers()));
   if (!verdict.success) return { ok: false, error: "Too many sign-ups from your network. Try again later." };

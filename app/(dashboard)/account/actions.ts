@@ -13,7 +13,7 @@ export async function renameWorkspaceAction(input: { name: string }) {
     // The sidebar shows the workspace name on every page.
     revalidatePath("/", "layout");
     return { name: account.name };
-  });
+  }, { labels: { name: "Workspace name" } });
 }
 
 export async function changePasswordAction(input: { currentPassword: string; newPassword: string }) {

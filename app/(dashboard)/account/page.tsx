@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { WorkspaceNameForm } from "@/components/account/workspace-name-form";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
-import { Badge, Card, PageHeader, Time, cx } from "@/components/ui";
+import { Badge, Card, PageHeader, Time, cx, ScrollTable } from "@/components/ui";
 import { listAccountMembers } from "@/lib/accounts/accounts";
 import { requireSession } from "@/lib/auth/session";
 
@@ -35,8 +35,12 @@ export default async function AccountPage() {
             <WorkspaceNameForm name={account.name} />
           </div>
           <p className="mt-3 text-xs text-slate-500">
-            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5" data-testid="account-slug">{account.slug}</code> (used by{" "}
-            <code className="rounded bg-slate-100 px-1 py-0.5">npm run apikey:create -- --account {account.slug}</code>).
+            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700" data-testid="account-slug">{account.slug}</code>. An
+            API key for this workspace from the shell:{" "}
+            <code className="rounded bg-slate-100 px-1 py-0.5 break-all text-slate-700" data-testid="apikey-command">
+              npm run --silent apikey:create -- --email {user.email}
+            </code>
+            .
           </p>
         </Card>
 
@@ -58,7 +62,7 @@ export default async function AccountPage() {
             {FEATURES.map((f) => {
               const included = enterprise || f.free;
               return (
-                <li key={f.label} className={cx("flex items-start gap-2", included ? "text-slate-800" : "text-slate-400")}>
+                <li key={f.label} className={cx("flex items-start gap-2", included ? "text-slate-800" : "text-slate-500")}>
                   <span aria-hidden className={cx("mt-0.5 font-bold", included ? "text-emerald-600" : "text-slate-300")}>
                     {included ? "✓" : "–"}
                   </span>
@@ -89,7 +93,7 @@ export default async function AccountPage() {
             </h2>
             <p className="mt-1 text-sm text-slate-600">People who sign in to this workspace.</p>
           </div>
-          <div className="mt-3 overflow-x-auto">
+          <ScrollTable label="Members" className="mt-3">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="members-heading">
               <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>
@@ -122,7 +126,7 @@ export default async function AccountPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         </Card>
 
         {user.passwordHash ? (

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/keys";
 import { requireSession } from "@/lib/auth/session";
 
-const Name = z.string().trim().min(1, "Give the key a name").max(100, "At most 100 characters");
+const Name = z.string().trim().min(1, "Give the key a name.").max(100, "A key name has at most 100 characters.");
 
 export type CreateKeyResult = { ok: true; key: string; start: string } | { ok: false; fieldErrors: { name?: string } };
 

@@ -5,7 +5,7 @@ import { PlanRequired } from "@/components/dashboard/plan-required";
 import { geofenceName, lastAttempt, trackableName } from "@/components/deliveries/describe";
 import { DeliveryStatusBadge, HttpCode } from "@/components/deliveries/status-badge";
 import { LiveRefresh } from "@/components/live/live-refresh";
-import { Alert, Badge, Button, ButtonLink, Card, EmptyState, PageHeader, Time, cx, inputClass } from "@/components/ui";
+import { Alert, Badge, Button, ButtonLink, Card, EmptyState, PageHeader, Time, cx, inputClass, ScrollTable } from "@/components/ui";
 import { EVENT_KINDS } from "@/components/webhooks/events";
 import { requireSession } from "@/lib/auth/session";
 import { isEnterprise } from "@/lib/dashboard/plan";
@@ -114,17 +114,18 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
           )}
         </EmptyState>
       ) : (
-        <Card className="overflow-x-auto">
+        <Card>
+          <ScrollTable label="Deliveries">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase">
               <tr>
-                <th scope="col" className="px-4 py-3">Event</th>
-                <th scope="col" className="px-4 py-3">Sent to</th>
-                <th scope="col" className="px-4 py-3">Trackable</th>
-                <th scope="col" className="px-4 py-3">Status</th>
-                <th scope="col" className="px-4 py-3 text-right">Attempts</th>
-                <th scope="col" className="px-4 py-3 text-right">Last code</th>
-                <th scope="col" className="px-4 py-3">Created</th>
+                <th scope="col" className="px-3 py-3">Event</th>
+                <th scope="col" className="px-3 py-3">Sent to</th>
+                <th scope="col" className="px-3 py-3">Trackable</th>
+                <th scope="col" className="px-3 py-3">Status</th>
+                <th scope="col" className="px-3 py-3 text-right">Attempts</th>
+                <th scope="col" className="px-3 py-3 text-right">HTTP</th>
+                <th scope="col" className="px-3 py-3">Created</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -134,7 +135,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                 const last = lastAttempt(d);
                 return (
                   <tr key={d.id} data-testid="delivery-row" data-delivery-id={d.id} className="hover:bg-slate-50">
-                    <td className="px-4 py-3 whitespace-nowrap">
+                    <td className="px-3 py-3 whitespace-nowrap">
                       <Link href={`/deliveries/${d.id}`} className="font-mono text-xs font-medium text-indigo-700 hover:underline">
                         {d.event}
                       </Link>
@@ -144,7 +145,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                         </Badge>
                       ) : null}
                     </td>
-                    <td className="max-w-64 px-4 py-3">
+                    <td className="max-w-56 px-3 py-3">
                       {d.webhookId ? (
                         <>
                           <Link href={`/webhooks/${d.webhookId}`} className="block truncate font-mono text-xs text-slate-700 hover:underline" title={d.url}>
@@ -164,17 +165,17 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                         <span className="block truncate font-mono text-xs text-slate-700">{d.url}</span>
                       )}
                     </td>
-                    <td className="max-w-48 truncate px-4 py-3 text-slate-700">{trackableName(d, labels) ?? <span className="text-slate-400">—</span>}</td>
-                    <td className="px-4 py-3">
+                    <td className="max-w-40 truncate px-3 py-3 text-slate-700">{trackableName(d, labels) ?? <span className="text-slate-500">—</span>}</td>
+                    <td className="px-3 py-3">
                       <DeliveryStatusBadge status={d.status} />
                     </td>
-                    <td className="px-4 py-3 text-right tabular-nums" data-testid="delivery-attempts">
+                    <td className="px-3 py-3 text-right tabular-nums" data-testid="delivery-attempts">
                       {d.attempts.length}
                     </td>
-                    <td className="px-4 py-3 text-right">
+                    <td className="px-3 py-3 text-right">
                       <HttpCode code={last?.statusCode ?? null} />
                     </td>
-                    <td className="px-4 py-3 whitespace-nowrap text-slate-600">
+                    <td className="min-w-32 px-3 py-3 whitespace-nowrap text-slate-600">
                       <Time value={d.createdAt} relative seconds />
                     </td>
                   </tr>
@@ -182,6 +183,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
               })}
             </tbody>
           </table>
+        </ScrollTable>
         </Card>
       )}
       {one(sp.cursor) || page.nextCursor ? (

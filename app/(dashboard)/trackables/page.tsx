@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { FirstSteps } from "@/components/dashboard/first-steps";
 import { BatteryIndicator, StatusIndicator } from "@/components/trackables/indicators";
 import { DeleteTrackableButton } from "@/components/trackables/delete-trackable-button";
 import { CommandBlock, FirstLocationHelp, createTrackableCurl } from "@/components/trackables/first-location-help";
 import { FleetMap } from "@/components/trackables/maps";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
 import { LiveRefresh } from "@/components/live/live-refresh";
-import { Alert, ButtonLink, Card, EmptyState, PageHeader, Time } from "@/components/ui";
+import { Alert, ButtonLink, Card, EmptyState, PageHeader, ScrollTable, Time } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
@@ -48,6 +49,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
     return (
       <>
         <PageHeader title="Trackables" description="Everything that reports its position to Fenceline." actions={<LiveRefresh scope="trackables" />} />
+        <FirstSteps ctx={ctx} />
         <EmptyState title="No trackables yet" action={<TrackableFormDialog mode="create" />}>
           <p>
             A trackable is a phone, a vehicle, a person or a parcel: anything that reports its position. Create one here;
@@ -91,6 +93,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
           </>
         }
       />
+      <FirstSteps ctx={ctx} />
       {badCursor ? (
         <div className="mb-4">
           <Alert tone="info">That page link has expired; here is the first page.</Alert>
@@ -125,7 +128,8 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
         </Card>
       )}
 
-      <Card className="overflow-x-auto">
+      <Card>
+        <ScrollTable label="Trackables">
         <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Trackables">
           <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
             <tr>
@@ -180,6 +184,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
             ) : null}
           </tbody>
         </table>
+        </ScrollTable>
       </Card>
 
       {!firstPage || page.nextCursor ? (

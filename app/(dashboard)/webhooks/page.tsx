@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PlanRequired } from "@/components/dashboard/plan-required";
-import { Badge, ButtonLink, Card, EmptyState, PageHeader, Time } from "@/components/ui";
+import { Badge, ButtonLink, Card, EmptyState, PageHeader, Time, ScrollTable } from "@/components/ui";
 import { EnabledToggle } from "@/components/webhooks/enabled-toggle";
 import { requireSession } from "@/lib/auth/session";
 import { isEnterprise } from "@/lib/dashboard/plan";
@@ -30,7 +30,8 @@ export default async function WebhooksPage() {
           Add a URL and choose the events it receives. Geofences can also notify their own URL: set it in the geofence editor.
         </EmptyState>
       ) : (
-        <Card className="overflow-x-auto">
+        <Card>
+          <ScrollTable label="Webhook endpoints">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
               <tr>
@@ -75,6 +76,7 @@ export default async function WebhooksPage() {
               ))}
             </tbody>
           </table>
+        </ScrollTable>
           {nextCursor ? <p className="px-4 py-3 text-xs text-slate-500">Showing the newest 100 endpoints.</p> : null}
         </Card>
       )}

@@ -95,7 +95,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                   )}
                 </Row>
               ) : null}
-              <Row term="Trackable">{trackableName(d, labels) ?? <span className="text-slate-400">—</span>}</Row>
+              <Row term="Trackable">{trackableName(d, labels) ?? <span className="text-slate-500">—</span>}</Row>
               <Row term="Attempts">{d.attempts.length}</Row>
               {d.status === "pending" ? (
                 <Row term="Next retry">
@@ -109,7 +109,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
           </Card>
           <Card className="p-5">
             <h2 className="text-sm font-semibold text-slate-900">Payload</h2>
-            <pre className="mt-3 max-h-[32rem] overflow-auto rounded-lg bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100" data-testid="delivery-payload">
+            <pre tabIndex={0} aria-label="Payload (scrollable)" className="mt-3 max-h-[32rem] overflow-auto rounded-lg bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100" data-testid="delivery-payload">
               {JSON.stringify(d.payload, null, 2)}
             </pre>
           </Card>
@@ -143,7 +143,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                       {a.responseBody ? (
                         <>
                           <p className="text-xs font-medium text-slate-500">Response body (first 4096 bytes)</p>
-                          <pre className="max-h-64 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-800 ring-1 ring-slate-200">
+                          <pre tabIndex={0} aria-label={`Response body of attempt ${a.number}`} className="max-h-64 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-800 ring-1 ring-slate-200">
                             {a.responseBody}
                           </pre>
                         </>

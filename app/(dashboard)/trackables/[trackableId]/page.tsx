@@ -12,7 +12,7 @@ import { EventTimeline } from "@/components/trackables/event-timeline";
 import { RangePicker } from "@/components/trackables/range-picker";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
 import { LiveRefresh } from "@/components/live/live-refresh";
-import { Badge, Card, Time } from "@/components/ui";
+import { Badge, Card, ScrollTable, Time } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
@@ -78,7 +78,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
         </Link>
         <header className="mt-2 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div className="min-w-0">
-            <h1 className="truncate text-2xl font-semibold tracking-tight text-slate-900">{trackable.name}</h1>
+            <h1 className="text-2xl font-semibold tracking-tight break-words text-slate-900">{trackable.name}</h1>
             <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2">
               <Badge data-testid="trackable-type">{trackable.type}</Badge>
               <StatusIndicator status={status.status} />
@@ -125,7 +125,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                 </h2>
                 <p className="text-sm text-slate-600" data-testid="track-point-count">
                   {track.points.length === 1 ? "1 point" : `${track.points.length.toLocaleString("en")} points`}{" "}
-                  <span className="text-slate-400">
+                  <span className="text-slate-500">
                     · <Time value={range.from} /> – {range.to ? <Time value={range.to} /> : "now"}
                   </span>
                 </p>
@@ -189,10 +189,10 @@ export default async function TrackablePage({ params, searchParams }: Props) {
             </h2>
             <p className="text-xs text-slate-500">
               Newest first, {Math.min(RECENT_ROWS, track.points.length)} of {track.points.length.toLocaleString("en")} in this range; every
-              point through <code className="rounded bg-slate-100 px-1 py-0.5">GET /api/v1/trackables/{"{id}"}/locations</code>.
+              point through <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700">GET /api/v1/trackables/{"{id}"}/locations</code>.
             </p>
           </div>
-          <div className="mt-3 overflow-x-auto">
+          <ScrollTable label="Recent locations" className="mt-3">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="recent-heading">
               <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>
@@ -227,7 +227,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                   ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         </Card>
       ) : null}
     </div>

@@ -1,0 +1,51 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { shot } from "./support/screens";
+import { DESK, PAGES, PHONE, openAs, seedWorkspace, type Workspace } from "./support/workspace";
+
+// Every page (e2e/support/workspace.ts PAGES) at a desk's width and a phone's: axe-core finds no serious or critical
+// violation of WCAG 2.1 A/AA, nothing scrolls sideways at 390 px, the skip link is the first stop of the keyboard, and
+// a screenshot of each is kept under test-results/screenshots/.
+let ws: Workspace;
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
+  ws = await seedWorkspace(browser);
+});
+test.afterAll(async () => {
+  await ws?.receiver.close();
+});
+
+for (const viewport of [DESK, PHONE]) {
+  test.describe(`at ${viewport.width} px`, () => {
+    for (const p of PAGES) {
+      test(`${p.name}: axe, no sideways scrolling, skip link`, async ({ browser }) => {
+        const { context, page } = await openAs(browser, p.signedIn === false ? null : ws, viewport);
+        try {
+          await page.goto(p.path(ws));
+          await expect(p.ready(page)).toBeVisible();
+
+          const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+          const bad = results.violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1, 3).join(" ")}`).join("\n")}`);
+          expect(bad, bad.join("\n")).toEqual([]);
+
+          const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+          expect(width.scroll, `${p.name} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(width.inner);
+
+          await shot(page, `${p.name}-${viewport.width}`);
+
+          // The first Tab reaches "Skip to content", which moves the focus to the page's main content.
+          await page.keyboard.press("Tab");
+          const skip = page.getByRole("link", { name: "Skip to content" });
+          await expect(skip).toBeFocused();
+          await expect(skip).toBeInViewport();
+          await page.keyboard.press("Enter");
+          await expect(page.locator("#main")).toBeFocused();
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  });
+}
