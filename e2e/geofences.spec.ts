@@ -120,7 +120,7 @@ test("create a geofence by typing, with errors next to the fields, then delete i
   await page.getByRole("radio", { name: "Webhook" }).check();
   await page.getByLabel("Webhook URL").fill("ftp://example.com/hook");
   await page.getByRole("button", { name: "Create geofence" }).click();
-  await expect(page.locator("#gf-radius-error")).toHaveText("must be between 1 and 100000 metres");
+  await expect(page.locator("#gf-radius-error")).toHaveText("Radius must be between 1 and 100000 metres.");
   await expect(page.locator("#gf-url-error")).toContainText("must use http or https");
   await expect(page.getByLabel("Radius (metres)")).toHaveAttribute("aria-invalid", "true");
   await shot(page, "geofence-errors");
@@ -234,9 +234,10 @@ test("a polygon made through the API is drawn as a polygon and keeps its rings w
   const created = await api.post("/geofences", { name, shape: "polygon", geometry });
   expect(created.status).toBe(201);
   await page.goto("/geofences");
-  // Leaflet draws a polygon as a path; the list item opens the polygon's form with an explanation.
+  // The list item opens the polygon's form; the list names its shape.
+  await expect(page.getByTestId("geofence-item").filter({ hasText: name })).toContainText("Polygon, 5 corners");
   await page.getByTestId("geofence-item").filter({ hasText: name }).click();
-  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 6 positions");
+  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 5 corners");
   await page.getByLabel("Name").fill(`${name} (renamed)`);
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("Changes saved.")).toBeVisible();

@@ -1,0 +1,242 @@
+import { expect, test, type Page } from "@playwright/test";
+import { haversineMeters } from "../lib/geofences/evaluation";
+import { createGeofenceViaApi, watchConsole } from "./events-support";
+import { apiClient, createApiKey } from "./support/api";
+import { shot } from "./support/screens";
+
+// Polygons drawn and edited with real mouse clicks, the noise settings, and the geofence page's occupants and events.
+
+const uniq = (base: string) => `${base} ${Date.now().toString(36).slice(-5)}`;
+type Position = [number, number]; // [lon, lat], GeoJSON order
+
+// Web Mercator as Leaflet draws it (256-px tiles): screen pixels ↔ coordinates, from the view the map reports.
+const TILE = 256;
+function project(lat: number, lon: number, zoom: number) {
+  const scale = TILE * 2 ** zoom;
+  const sin = Math.sin((lat * Math.PI) / 180);
+  return { x: ((lon + 180) / 360) * scale, y: (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * scale };
+}
+function unproject(x: number, y: number, zoom: number): { latitude: number; longitude: number } {
+  const scale = TILE * 2 ** zoom;
+  const n = Math.PI - (2 * Math.PI * y) / scale;
+  return { longitude: (x / scale) * 360 - 180, latitude: (180 / Math.PI) * Math.atan(Math.sinh(n)) };
+}
+
+/** The map's current view and box, and converters between page pixels and coordinates. */
+async function mapView(page: Page) {
+  const map = page.getByTestId("geofence-map");
+  const zoom = Number(await map.getAttribute("data-zoom"));
+  const [lat, lon] = (await map.getAttribute("data-center"))!.split(",").map(Number) as [number, number];
+  // The Leaflet container's own box (its centre is the map's centre).
+  const box = (await map.locator(".leaflet-container").boundingBox())!;
+  const mid = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const c = project(lat, lon, zoom);
+  return {
+    zoom,
+    mid,
+    toLatLng: (px: { x: number; y: number }) => unproject(c.x + (px.x - mid.x), c.y + (px.y - mid.y), zoom),
+    toPixel: ([lon2, lat2]: Position) => {
+      const p = project(lat2, lon2, zoom);
+      return { x: mid.x + (p.x - c.x), y: mid.y + (p.y - c.y) };
+    },
+  };
+}
+
+const at = (p: Position) => ({ latitude: p[1], longitude: p[0] });
+
+/** Opens a new geofence framed on an empty spot of the map, far from every other test's fences, at street level. */
+async function openEmptySpot(page: Page) {
+  await page.goto("/geofences?new=1");
+  const map = page.getByTestId("geofence-map");
+  await expect(map).toHaveAttribute("data-drawing", "true");
+  await page.keyboard.press("Escape");
+  await expect(map).toHaveAttribute("data-drawing", "false");
+  // A random spot in the South Atlantic's St Helena: typed as a circle, which frames the map on it.
+  const lat = -15.95 + Math.random() * 0.02;
+  const lon = -5.72 + Math.random() * 0.02;
+  await page.getByLabel("Latitude").fill(lat.toFixed(6));
+  await page.getByLabel("Longitude").fill(lon.toFixed(6));
+  await page.getByLabel("Radius (metres)").fill("150");
+  await page.getByLabel("Radius (metres)").blur();
+  await expect(map).toHaveAttribute("data-zoom", /^1[5-7]$/);
+}
+
+test("draw a polygon with mouse clicks, save it, then drag a corner", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "polygon drawing"));
+  const name = uniq("Drawn yard");
+  await openEmptySpot(page);
+
+  await page.getByRole("radio", { name: "Polygon" }).check();
+  const map = page.getByTestId("geofence-map");
+  await expect(map).toHaveAttribute("data-drawing-shape", "polygon");
+  const view = await mapView(page);
+  const clicks = [
+    { x: view.mid.x - 110, y: view.mid.y - 70 },
+    { x: view.mid.x + 120, y: view.mid.y - 90 },
+    { x: view.mid.x + 90, y: view.mid.y + 80 },
+    { x: view.mid.x - 20, y: view.mid.y + 30 }, // a concave corner
+    { x: view.mid.x - 100, y: view.mid.y + 90 },
+  ].map((p) => ({ x: Math.round(p.x), y: Math.round(p.y) }));
+  for (const p of clicks) await page.mouse.click(p.x, p.y);
+  await shot(page, "geofence-polygon-drawing");
+  await page.mouse.click(clicks[0]!.x, clicks[0]!.y); // the first corner closes the polygon
+  await expect(map).toHaveAttribute("data-drawing", "false");
+  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 5 corners");
+
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create geofence" }).click();
+  await expect(page.getByText("Geofence created.")).toBeVisible();
+  const id = new URL(page.url()).searchParams.get("geofence")!;
+  const stored = (await api.get(`/geofences/${id}`)).body;
+  expect(stored).toMatchObject({ name, shape: "polygon" });
+  const ring = stored.geometry.coordinates[0] as Position[];
+  expect(stored.geometry.coordinates).toHaveLength(1);
+  expect(ring).toHaveLength(clicks.length + 1);
+  expect(ring[ring.length - 1]).toEqual(ring[0]);
+  const metresPerPx = (156543.03392 * Math.cos((ring[0]![1] * Math.PI) / 180)) / 2 ** view.zoom;
+  clicks.forEach((p, i) => {
+    const d = haversineMeters(at(ring[i]!), view.toLatLng(p));
+    expect(d, `corner ${i + 1} is ${d.toFixed(2)} m from where the mouse clicked`).toBeLessThan(Math.max(2, 1.5 * metresPerPx));
+  });
+  await shot(page, "geofence-polygon-1280");
+
+  // Drag corner 2 by (+40, +50) px with its handle: only that corner moves, to where the mouse let go.
+  await expect(page.getByTestId("map-polygon-hint")).toBeVisible();
+  const after = await mapView(page);
+  const from = after.toPixel(ring[1]!);
+  const to = { x: Math.round(from.x) + 40, y: Math.round(from.y) + 50 };
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 20, from.y + 25, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByText("Unsaved changes")).toBeVisible();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Changes saved.")).toBeVisible();
+  const moved = (await api.get(`/geofences/${id}`)).body.geometry.coordinates[0] as Position[];
+  expect(moved).toHaveLength(ring.length);
+  const d = haversineMeters(at(moved[1]!), after.toLatLng(to));
+  expect(d, `the dragged corner is ${d.toFixed(2)} m from where the mouse let go`).toBeLessThan(Math.max(2, 1.5 * metresPerPx));
+  expect(haversineMeters(at(moved[1]!), at(ring[1]!))).toBeGreaterThan(40 * metresPerPx);
+  for (const i of [0, 2, 3, 4]) expect(haversineMeters(at(moved[i]!), at(ring[i]!))).toBeLessThan(0.2);
+
+  // At 390 px the map and the form stack, and nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 5 corners");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, "geofence-polygon-390");
+  errors.expectNone();
+});
+
+test("a polygon with a hole is drawn with its hole and keeps both rings when other fields are saved", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "polygon with hole"));
+  const name = uniq("Courtyard");
+  const outer: Position[] = [[2.29, 48.857], [2.3, 48.857], [2.3, 48.86], [2.295, 48.858], [2.29, 48.86], [2.29, 48.857]];
+  const hole: Position[] = [[2.292, 48.8572], [2.294, 48.8572], [2.294, 48.8579], [2.292, 48.8579], [2.292, 48.8572]];
+  const geometry = { type: "Polygon", coordinates: [outer, hole] };
+  const created = await api.post("/geofences", { name, shape: "polygon", geometry });
+  expect(created.status).toBe(201);
+  await page.goto(`/geofences?geofence=${created.body.id}`);
+  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 5 corners with 1 hole");
+  // The hole is a hole: the page's SVG path of the draft polygon has two sub-paths (two "M" commands).
+  const path = page.locator('.leaflet-overlay-pane path[stroke="#4f46e5"]');
+  await expect(path).toHaveCount(1);
+  expect((await path.getAttribute("d"))!.match(/M/g)).toHaveLength(2);
+  await page.getByLabel("Name").fill(`${name} (renamed)`);
+  await page.getByLabel("Dwell after (seconds)").fill("120");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Changes saved.")).toBeVisible();
+  expect((await api.get(`/geofences/${created.body.id}`)).body).toMatchObject({ name: `${name} (renamed)`, shape: "polygon", geometry, dwellSeconds: 120 });
+  errors.expectNone();
+});
+
+test("the noise settings and labels are saved as the API defines them, with errors as sentences", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "noise settings"));
+  const fence = await createGeofenceViaApi(api, { name: uniq("Noisy gate") });
+  const externalId = uniq("gate").replace(" ", "-");
+  await page.goto(`/geofences?geofence=${fence.id}`);
+  await expect(page.getByLabel("Name")).toHaveValue(fence.name);
+  await expect(page.getByLabel("Exit buffer (metres)")).toHaveValue("0");
+  await expect(page.getByLabel("Maximum accuracy (metres)")).toHaveValue("");
+
+  await page.getByLabel("Exit buffer (metres)").fill("20000");
+  await page.getByLabel("Debounce (seconds)").fill("2.5");
+  await page.getByLabel("Metadata (JSON)").fill("[1, 2]");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.locator("#gf-metadata-error")).toHaveText('Metadata must be a JSON object, like {"region": "north"}.');
+  await page.getByLabel("Metadata (JSON)").fill('{"region": "north", "gates": 2}');
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.locator("#gf-exit-buffer-error")).toHaveText("Exit buffer must be between 0 and 10000 metres.");
+  await expect(page.locator("#gf-debounce-error")).toHaveText("Debounce must be a whole number of seconds, 0–86400.");
+  await expect(page.getByLabel("Exit buffer (metres)")).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByLabel("Exit buffer (metres)").fill("25");
+  await page.getByLabel("Debounce (seconds)").fill("30");
+  await page.getByLabel("Dwell after (seconds)").fill("600");
+  await page.getByLabel("Maximum accuracy (metres)").fill("50");
+  await page.getByLabel("Tag").fill("gates");
+  await page.getByLabel("External ID").fill(externalId);
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Changes saved.")).toBeVisible();
+  expect((await api.get(`/geofences/${fence.id}`)).body).toMatchObject({
+    exitBuffer: 25,
+    debounceSeconds: 30,
+    dwellSeconds: 600,
+    maxAccuracy: 50,
+    tag: "gates",
+    externalId,
+    metadata: { region: "north", gates: 2 },
+  });
+
+  // Emptying the optional ones sends null (no limit, no tag) and {} — and the form shows what was stored.
+  await page.getByLabel("Maximum accuracy (metres)").fill("");
+  await page.getByLabel("Tag").fill("");
+  await page.getByLabel("Metadata (JSON)").fill("");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Changes saved.")).toBeVisible();
+  expect((await api.get(`/geofences/${fence.id}`)).body).toMatchObject({ maxAccuracy: null, tag: null, metadata: {}, exitBuffer: 25 });
+  await page.reload();
+  await expect(page.getByLabel("Dwell after (seconds)")).toHaveValue("600");
+  errors.expectNone();
+});
+
+test("the geofence page shows who is inside now and the entry in its recent events", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "occupancy"));
+  const trackableName = uniq("Van");
+  const van = (await api.post("/trackables", { name: trackableName, type: "vehicle" })).body;
+  // A fence of its own, far from the other tests' fences, so the van enters only this one.
+  const centre = { latitude: 47.3769 + Math.random() * 0.01, longitude: 8.5417 + Math.random() * 0.01 };
+  const fence = await createGeofenceViaApi(api, { name: uniq("Loading bay"), ...centre, radius: 120, trackableIds: [van.id] });
+  await page.goto(`/geofences?geofence=${fence.id}`);
+  await expect(page.getByTestId("occupants-none")).toBeVisible();
+
+  expect((await api.post(`/trackables/${van.id}/locations`, { ...centre, accuracy: 5 })).status).toBe(201);
+  await expect.poll(async () => (await api.get(`/geofences/${fence.id}/occupants`)).body.data.length).toBe(1);
+  await page.reload();
+  const occupant = page.getByTestId("occupant");
+  await expect(occupant).toHaveCount(1);
+  await expect(occupant.getByRole("link", { name: trackableName })).toHaveAttribute("href", `/trackables/${van.id}`);
+  await expect(occupant).toContainText(/since (just now|\d+ (seconds?|minutes?) ago)/);
+  // The time is the viewer's local time; the UTC instant is its title.
+  await expect(occupant.locator("time")).toHaveAttribute("title", / UTC$/);
+  const entry = page.getByTestId("geofence-event").filter({ hasText: "Entered" });
+  await expect(entry).toHaveCount(1);
+  await expect(entry.getByRole("link", { name: trackableName })).toHaveAttribute("href", `/trackables/${van.id}`);
+  await expect(page.getByTestId("geofence-item")).toHaveCount(0); // the form is open, not the list
+  await shot(page, "geofence-page-1280");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(occupant).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, "geofence-page-390");
+
+  // The list shows the count, and the trackable's label is on the map.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole("button", { name: "← All geofences" }).click();
+  await expect(page.getByTestId("geofence-item").filter({ hasText: fence.name })).toContainText("1 inside");
+  errors.expectNone();
+});
