@@ -145,6 +145,7 @@ test("a polygon with a hole is drawn with its hole and keeps both rings when oth
   await expect(path).toHaveCount(1);
   expect((await path.getAttribute("d"))!.match(/M/g)).toHaveLength(2);
   await page.getByLabel("Name").fill(`${name} (renamed)`);
+  await page.getByText("GPS noise, dwell and labels").click();
   await page.getByLabel("Dwell after (seconds)").fill("120");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("Changes saved.")).toBeVisible();
@@ -159,6 +160,10 @@ test("the noise settings and labels are saved as the API defines them, with erro
   const externalId = uniq("gate").replace(" ", "-");
   await page.goto(`/geofences?geofence=${fence.id}`);
   await expect(page.getByLabel("Name")).toHaveValue(fence.name);
+  // Collapsed while every setting is at its default; the summary says so.
+  await expect(page.getByTestId("noise-summary")).toHaveText("Defaults: every crossing counts at once, no dwell events.");
+  await expect(page.getByLabel("Exit buffer (metres)")).toBeHidden();
+  await page.getByText("GPS noise, dwell and labels").click();
   await expect(page.getByLabel("Exit buffer (metres)")).toHaveValue("0");
   await expect(page.getByLabel("Maximum accuracy (metres)")).toHaveValue("");
 
@@ -199,6 +204,8 @@ test("the noise settings and labels are saved as the API defines them, with erro
   await expect(page.getByText("Changes saved.")).toBeVisible();
   expect((await api.get(`/geofences/${fence.id}`)).body).toMatchObject({ maxAccuracy: null, tag: null, metadata: {}, exitBuffer: 25 });
   await page.reload();
+  // Opened by itself now that settings are set, with a summary of them.
+  await expect(page.getByTestId("noise-summary")).toHaveText("exit buffer 25 m · debounce 30 s · dwell after 600 s");
   await expect(page.getByLabel("Dwell after (seconds)")).toHaveValue("600");
   errors.expectNone();
 });
@@ -238,5 +245,53 @@ test("the geofence page shows who is inside now and the entry in its recent even
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole("button", { name: "← All geofences" }).click();
   await expect(page.getByTestId("geofence-item").filter({ hasText: fence.name })).toContainText("1 inside");
+  errors.expectNone();
+});
+
+test("the map frames every fence in the list, keeps a selection's neighbours in view and labels only what fits", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "geofence map"));
+  const lat = 48.2 + Math.random() * 0.02;
+  const lon = 16.37 + Math.random() * 0.02;
+  const north = (m: number) => lat + m / 111_195;
+  const east = (m: number) => lon + m / (111_195 * Math.cos((lat * Math.PI) / 180));
+  const target = await createGeofenceViaApi(api, { name: uniq("Target"), latitude: lat, longitude: lon, radius: 100 });
+  const small = await createGeofenceViaApi(api, { name: uniq("Tiny kiosk with a long name"), latitude: north(300), longitude: lon, radius: 10 });
+  const big = await createGeofenceViaApi(api, { name: uniq("Big yard"), latitude: lat, longitude: east(450), radius: 250 });
+  const walker = (await api.post("/trackables", { name: uniq("Walker"), type: "person" })).body;
+  expect((await api.post(`/trackables/${walker.id}/locations`, { latitude: lat, longitude: lon })).status).toBe(201);
+
+  const inView = async (latitude: number, longitude: number) => {
+    const view = await mapView(page);
+    const p = view.toPixel([longitude, latitude]);
+    const box = (await page.getByTestId("geofence-map").boundingBox())!;
+    return p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height;
+  };
+
+  // Selecting a fence frames it with its neighbours.
+  await page.goto(`/geofences?geofence=${target.id}`);
+  await expect(page.getByLabel("Name")).toHaveValue(target.name);
+  for (const g of [small, big]) {
+    const stored = (await api.get(`/geofences/${g.id}`)).body;
+    expect(await inView(stored.latitude, stored.longitude), `${g.name} is in view`).toBe(true);
+  }
+  // The big fence's name fits inside it and is drawn; the tiny fence's would cover it, so it is not (hover shows it).
+  const labels = page.locator(".leaflet-tooltip-pane");
+  await expect(labels.getByText(big.name)).toBeVisible();
+  await expect(labels.getByText(small.name)).toHaveCount(0);
+  // The trackable is labelled at street level.
+  await expect(labels.locator(".fl-trackable-label", { hasText: walker.name })).toBeVisible();
+  await shot(page, "geofence-map-neighbours");
+
+  // The list zooms out to every fence of the account.
+  await page.getByRole("button", { name: "← All geofences" }).click();
+  await expect(page.getByTestId("geofence-item").first()).toBeVisible();
+  const all = (await api.get("/geofences?limit=100")).body.data as { name: string; latitude: number; longitude: number }[];
+  expect(all.length).toBeGreaterThanOrEqual(3);
+  await expect.poll(async () => {
+    const out: string[] = [];
+    for (const g of all) if (!(await inView(g.latitude, g.longitude))) out.push(g.name);
+    return out;
+  }).toEqual([]);
   errors.expectNone();
 });

@@ -166,8 +166,10 @@ export default function GeofenceMap(props: GeofenceMapProps) {
         {geofences
           .filter((g) => g.id !== selectedId)
           .map((g) => {
+            // While drawing, the other fences let clicks through to the map (a corner may lie on a neighbour).
             const style = {
               pmIgnore: true,
+              interactive: !drawing,
               pathOptions: { color: "#475569", weight: 2, fillColor: "#64748b", fillOpacity: 0.12 },
               eventHandlers: { click: () => (drawing ? undefined : props.onSelect(g.id)) },
             };
@@ -180,11 +182,11 @@ export default function GeofenceMap(props: GeofenceMapProps) {
               </Tooltip>
             );
             return g.rings ? (
-              <Polygon key={g.id} positions={toLatLngs(g.rings)} {...style}>
+              <Polygon key={`${g.id}-${drawing ? "drawing" : "idle"}`} positions={toLatLngs(g.rings)} {...style}>
                 {label}
               </Polygon>
             ) : (
-              <Circle key={g.id} center={[g.latitude, g.longitude]} radius={g.radius} {...style}>
+              <Circle key={`${g.id}-${drawing ? "drawing" : "idle"}`} center={[g.latitude, g.longitude]} radius={g.radius} {...style}>
                 {label}
               </Circle>
             );
