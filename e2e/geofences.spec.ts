@@ -145,6 +145,8 @@ test("create a geofence by typing, with errors next to the fields, then delete i
 
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete geofence" }).click();
+  // Back on the list (the delete has answered: the form closes), without the deleted geofence.
+  await expect(page.getByRole("button", { name: "← All geofences" })).toHaveCount(0);
   await expect(page.getByTestId("geofence-item").filter({ hasText: typedName })).toHaveCount(0);
   expect((await api.get(`/geofences/${created.id}`)).status).toBe(404);
   errors.expectNone();

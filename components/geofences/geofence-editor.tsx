@@ -2,7 +2,7 @@
 // The geofence editor: a list (or the selected geofence's form) beside a large map. The map draws and edits the
 // shape; the form holds the same values, so everything the mouse does can also be typed.
 import Link from "next/link";
-import { useSearchParams } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   createGeofenceAction,
@@ -148,6 +148,7 @@ export function GeofenceEditor({
   enterprise: boolean;
 }) {
   const searchParams = useSearchParams();
+  const router = useRouter();
   // The editor owns the list between server renders: saves and deletes update it from the action's answer, so the
   // page never needs a refresh (which would also re-fit the map) after its own writes.
   const [list, setList] = useState(geofences);
@@ -171,6 +172,15 @@ export function GeofenceEditor({
   const [testPending, setTestPending] = useState(false);
   const [testResult, setTestResult] = useState<TestResult | null>(null);
   const nameRef = useRef<HTMLInputElement>(null);
+
+  // Live: the layout's data (occupant counts, trackables' positions) is fetched again every 5 s while the tab is
+  // visible. Only the list and the map's other layers take it; the form and the map's view are left alone.
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === "visible") router.refresh();
+    }, 5_000);
+    return () => window.clearInterval(timer);
+  }, [router]);
 
   const dirty = form !== null && JSON.stringify(form) !== baseline;
   const draft = draftOf(form);

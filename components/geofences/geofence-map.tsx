@@ -157,7 +157,7 @@ export default function GeofenceMap(props: GeofenceMapProps) {
               pathOptions={{ color: "#fff", weight: 2, fillColor: "#0f766e", fillOpacity: 1 }}
             >
               {/* Zoomed out the names would pile up over the fences: they show on hover until street level. */}
-              <Tooltip key={permanent ? "permanent" : "hover"} permanent={permanent} direction="right" offset={[6, 0]} className="fl-trackable-label">
+              <Tooltip key={permanent ? "permanent" : "hover"} permanent={permanent} direction="top" offset={[0, -6]} className="fl-trackable-label">
                 {t.name}
               </Tooltip>
             </CircleMarker>
@@ -229,7 +229,7 @@ export default function GeofenceMap(props: GeofenceMapProps) {
       ) : draft?.kind === "polygon" ? (
         <div className="pointer-events-none absolute bottom-3 left-3 z-[1000] max-w-[70%]">
           <p className="rounded-md bg-white/95 px-2.5 py-1 text-xs font-medium text-slate-800 shadow ring-1 ring-slate-200" data-testid="map-polygon-hint">
-            Drag a corner to move it · drag a midpoint to add one · right-click a corner to remove it
+            Drag a corner to move it · drag a midpoint to add one
           </p>
         </div>
       ) : null}

@@ -6,7 +6,7 @@ import { createGeofence, deleteGeofence, updateGeofence } from "@/lib/geofences/
 import { listEvents } from "@/lib/events/events";
 import { listOccupants } from "@/lib/geofences/occupancy";
 import { CreateGeofenceInput, UpdateGeofenceInput } from "@/lib/geofences/schemas";
-import { listTrackableSummaries } from "@/lib/trackables/summaries";
+import { trackableNames } from "@/lib/trackables/names";
 import { recoverFailed } from "@/lib/webhooks/delivery-history";
 import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
 import { rotateGeofenceSecret } from "@/lib/webhooks/rotation";
@@ -69,8 +69,7 @@ export async function geofenceActivityAction(id: string) {
     const ctx = session.ctx;
     const occupants = await listOccupants({ ctx, geofenceId: id, query: { limit: 50 } });
     const events = await listEvents({ ctx, query: { geofenceId: id, limit: 20 } });
-    const trackables = await listTrackableSummaries({ ctx });
-    const names = Object.fromEntries(trackables.map((t) => [t.id, t.name]));
+    const names = await trackableNames({ ctx, ids: events.data.flatMap((e) => (e.trackableId ? [e.trackableId] : [])) });
     return { occupants: occupants.data, moreOccupants: occupants.nextCursor !== null, events: events.data, trackableNames: names };
   });
 }
