@@ -70,6 +70,16 @@ test("draw a polygon with mouse clicks, save it, then drag a corner", async ({ p
   await page.getByRole("radio", { name: "Polygon" }).check();
   const map = page.getByTestId("geofence-map");
   await expect(map).toHaveAttribute("data-drawing-shape", "polygon");
+  // Saving before a polygon is drawn says what to do, next to the map; drawing clears it.
+  await page.keyboard.press("Escape");
+  await expect(map).toHaveAttribute("data-drawing", "false");
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create geofence" }).click();
+  await expect(page.getByTestId("polygon-errors")).toHaveText(
+    "The polygon is required: draw it on the map (click each corner, then the first one again).",
+  );
+  await page.getByRole("button", { name: "Draw on map" }).click();
+  await expect(map).toHaveAttribute("data-drawing-shape", "polygon");
   const view = await mapView(page);
   const clicks = [
     { x: view.mid.x - 110, y: view.mid.y - 70 },
@@ -83,8 +93,8 @@ test("draw a polygon with mouse clicks, save it, then drag a corner", async ({ p
   await page.mouse.click(clicks[0]!.x, clicks[0]!.y); // the first corner closes the polygon
   await expect(map).toHaveAttribute("data-drawing", "false");
   await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 5 corners");
+  await expect(page.getByTestId("polygon-errors")).toHaveCount(0);
 
-  await page.getByLabel("Name").fill(name);
   await page.getByRole("button", { name: "Create geofence" }).click();
   await expect(page.getByText("Geofence created.")).toBeVisible();
   const id = new URL(page.url()).searchParams.get("geofence")!;
@@ -178,8 +188,12 @@ test("the noise settings and labels are saved as the API defines them, with erro
   await expect(page.locator("#gf-debounce-error")).toHaveText("Debounce must be a whole number of seconds, 0–86400.");
   await expect(page.getByLabel("Exit buffer (metres)")).toHaveAttribute("aria-invalid", "true");
 
+  // Each error goes as soon as its field is changed.
   await page.getByLabel("Exit buffer (metres)").fill("25");
+  await expect(page.locator("#gf-exit-buffer-error")).toHaveCount(0);
+  await expect(page.locator("#gf-debounce-error")).toHaveCount(1);
   await page.getByLabel("Debounce (seconds)").fill("30");
+  await expect(page.locator("#gf-debounce-error")).toHaveCount(0);
   await page.getByLabel("Dwell after (seconds)").fill("600");
   await page.getByLabel("Maximum accuracy (metres)").fill("50");
   await page.getByLabel("Tag").fill("gates");

@@ -234,12 +234,27 @@ export function GeofenceEditor({
     setUrl("");
   }
 
-  const update = (patch: Partial<FormState>) => setForm((f) => (f ? { ...f, ...patch } : f));
+  // An error goes as soon as its field is changed (the server checks again on save).
+  const clearErrors = (keys: string[]) =>
+    setFieldErrors((e) => {
+      const stale = Object.keys(e).filter((k) => keys.some((f) => k === f || k.startsWith(`${f}.`) || k.startsWith(`${f}[`)));
+      if (stale.length === 0) return e;
+      const next = { ...e };
+      for (const k of stale) delete next[k];
+      return next;
+    });
+  const FIELD_OF: Record<string, string[]> = { secret: ["webhookSecret"], allTrackables: ["trackableIds"], rings: ["geometry"], shape: ["geometry", "shape", "latitude", "longitude", "radius"] };
+  const update = (patch: Partial<FormState>) => {
+    setForm((f) => (f ? { ...f, ...patch } : f));
+    clearErrors(Object.keys(patch).flatMap((k) => FIELD_OF[k] ?? [k]));
+  };
   const onDraftChange = useCallback((s: Shape) => {
     setForm((f) => (f ? { ...f, latitude: String(s.latitude), longitude: String(s.longitude), radius: String(s.radius) } : f));
+    setFieldErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !["latitude", "longitude", "radius"].includes(k))));
   }, []);
   const onPolygonChange = useCallback((rings: Rings) => {
     setForm((f) => (f ? { ...f, shape: "polygon", rings } : f));
+    setFieldErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== "geometry" && !k.startsWith("geometry."))));
   }, []);
   const onDrawEnd = useCallback(() => {
     setDrawing(null);
