@@ -145,6 +145,8 @@ test("create a geofence by typing, with errors next to the fields, then delete i
 
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete geofence" }).click();
+  // Back on the list (the delete has answered: the form closes), without the deleted geofence.
+  await expect(page.getByRole("button", { name: "← All geofences" })).toHaveCount(0);
   await expect(page.getByTestId("geofence-item").filter({ hasText: typedName })).toHaveCount(0);
   expect((await api.get(`/geofences/${created.id}`)).status).toBe(404);
   errors.expectNone();
@@ -234,9 +236,10 @@ test("a polygon made through the API is drawn as a polygon and keeps its rings w
   const created = await api.post("/geofences", { name, shape: "polygon", geometry });
   expect(created.status).toBe(201);
   await page.goto("/geofences");
-  // Leaflet draws a polygon as a path; the list item opens the polygon's form with an explanation.
+  // The list item opens the polygon's form; the list names its shape.
+  await expect(page.getByTestId("geofence-item").filter({ hasText: name })).toContainText("Polygon, 5 corners");
   await page.getByTestId("geofence-item").filter({ hasText: name }).click();
-  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 6 positions");
+  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 5 corners");
   await page.getByLabel("Name").fill(`${name} (renamed)`);
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("Changes saved.")).toBeVisible();

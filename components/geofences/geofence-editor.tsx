@@ -2,7 +2,7 @@
 // The geofence editor: a list (or the selected geofence's form) beside a large map. The map draws and edits the
 // shape; the form holds the same values, so everything the mouse does can also be typed.
 import Link from "next/link";
-import { useSearchParams } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   createGeofenceAction,
@@ -18,15 +18,29 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { MapConfig } from "@/lib/config/map";
 import type { Geofence } from "@/lib/geofences/schemas";
 import type { TrackableSummary } from "@/lib/trackables/summaries";
-import { GeofenceMap, type Shape } from "./index";
+import { GeofenceActivity } from "./geofence-activity";
+import { fieldSentence, polygonSentences } from "./geofence-messages";
+import { GeofenceMap, type Draft, type Rings, type Shape } from "./index";
 import { SecretControl, type SecretChange } from "@/components/webhooks/secret-control";
 import { MAX_RADIUS_M, MIN_RADIUS_M } from "@/lib/geofences/limits";
 
 interface FormState {
   name: string;
+  shape: "circle" | "polygon";
   latitude: string;
   longitude: string;
   radius: string;
+  /** A polygon's rings (GeoJSON [lon, lat]), or null while none is drawn. */
+  rings: Rings | null;
+  exitBuffer: string;
+  debounceSeconds: string;
+  dwellSeconds: string;
+  /** Empty: no limit. */
+  maxAccuracy: string;
+  tag: string;
+  externalId: string;
+  /** The metadata object as JSON text; empty for {}. */
+  metadata: string;
   notificationType: "none" | "webhook";
   webhookUrl: string;
   secret: SecretChange;
@@ -36,9 +50,18 @@ interface FormState {
 
 const EMPTY: FormState = {
   name: "",
+  shape: "circle",
   latitude: "",
   longitude: "",
   radius: "",
+  rings: null,
+  exitBuffer: "0",
+  debounceSeconds: "0",
+  dwellSeconds: "0",
+  maxAccuracy: "",
+  tag: "",
+  externalId: "",
+  metadata: "",
   notificationType: "none",
   webhookUrl: "",
   secret: { mode: "keep" },
@@ -48,9 +71,18 @@ const EMPTY: FormState = {
 
 const formOf = (g: Geofence): FormState => ({
   name: g.name,
+  shape: g.shape,
   latitude: String(g.latitude),
   longitude: String(g.longitude),
   radius: String(g.radius),
+  rings: g.geometry?.coordinates ?? null,
+  exitBuffer: String(g.exitBuffer),
+  debounceSeconds: String(g.debounceSeconds),
+  dwellSeconds: String(g.dwellSeconds),
+  maxAccuracy: g.maxAccuracy === null ? "" : String(g.maxAccuracy),
+  tag: g.tag ?? "",
+  externalId: g.externalId ?? "",
+  metadata: Object.keys(g.metadata).length === 0 ? "" : JSON.stringify(g.metadata, null, 2),
   notificationType: g.notificationType,
   webhookUrl: g.webhookUrl ?? "",
   secret: { mode: "keep" },
@@ -68,8 +100,37 @@ function shapeOf(f: FormState | null): Shape | null {
   return { latitude: lat, longitude: lon, radius: r };
 }
 
+function draftOf(f: FormState | null): Draft | null {
+  if (!f) return null;
+  if (f.shape === "polygon") return f.rings ? { kind: "polygon", rings: f.rings } : null;
+  const s = shapeOf(f);
+  return s ? { kind: "circle", ...s } : null;
+}
+
+// The names errors are given in: "Exit buffer must be between 0 and 10000 metres."
+const LABELS: Record<string, string> = {
+  name: "Name",
+  latitude: "Latitude",
+  longitude: "Longitude",
+  radius: "Radius",
+  trackableIds: "Trackables",
+  notificationType: "Notification type",
+  webhookUrl: "Webhook URL",
+  webhookSecret: "Signing secret",
+  exitBuffer: "Exit buffer",
+  debounceSeconds: "Debounce",
+  dwellSeconds: "Dwell time",
+  maxAccuracy: "Maximum accuracy",
+  tag: "Tag",
+  externalId: "External ID",
+  metadata: "Metadata",
+};
+
+const corners = (rings: Rings) => rings.reduce((n, ring) => n + Math.max(0, ring.length - 1), 0);
+
 const byName = (a: Geofence, b: Geofence) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
 const metres = (r: number) => `${Math.round(r).toLocaleString("en-GB")} m`;
+const sizeLabel = (g: Geofence) => (g.shape === "polygon" && g.geometry ? `Polygon, ${corners(g.geometry.coordinates)} corners` : metres(g.radius));
 const assignedLabel = (g: Geofence) =>
   g.trackableIds === null ? "All trackables" : `${g.trackableIds.length} trackable${g.trackableIds.length === 1 ? "" : "s"}`;
 
@@ -87,6 +148,7 @@ export function GeofenceEditor({
   enterprise: boolean;
 }) {
   const searchParams = useSearchParams();
+  const router = useRouter();
   // The editor owns the list between server renders: saves and deletes update it from the action's answer, so the
   // page never needs a refresh (which would also re-fit the map) after its own writes.
   const [list, setList] = useState(geofences);
@@ -99,7 +161,8 @@ export function GeofenceEditor({
   const [creating, setCreating] = useState(initialNew && !initial);
   const [form, setForm] = useState<FormState | null>(initial ? formOf(initial) : initialNew ? EMPTY : null);
   const [baseline, setBaseline] = useState(() => JSON.stringify(initial ? formOf(initial) : EMPTY));
-  const [drawing, setDrawing] = useState(initialNew && !initial);
+  const [drawing, setDrawing] = useState<"circle" | "polygon" | null>(initialNew && !initial ? "circle" : null);
+  const [overviewKey, setOverviewKey] = useState(0);
   const [focusKey, setFocusKey] = useState(0);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -110,8 +173,17 @@ export function GeofenceEditor({
   const [testResult, setTestResult] = useState<TestResult | null>(null);
   const nameRef = useRef<HTMLInputElement>(null);
 
+  // Live: the layout's data (occupant counts, trackables' positions) is fetched again every 5 s while the tab is
+  // visible. Only the list and the map's other layers take it; the form and the map's view are left alone.
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === "visible") router.refresh();
+    }, 5_000);
+    return () => window.clearInterval(timer);
+  }, [router]);
+
   const dirty = form !== null && JSON.stringify(form) !== baseline;
-  const draft = shapeOf(form);
+  const draft = draftOf(form);
   const selectedId = saved?.id ?? null;
 
   const setUrl = (query: string) => window.history.replaceState(null, "", `/geofences${query}`);
@@ -142,7 +214,7 @@ export function GeofenceEditor({
     const g = list.find((x) => x.id === id);
     if (!g || (g.id !== selectedId && !mayLeave())) return;
     reset({ saved: g, creating: false, form: formOf(g) });
-    setDrawing(false);
+    setDrawing(null);
     setFocusKey((k) => k + 1);
     setUrl(`?geofence=${g.id}`);
   }
@@ -150,35 +222,80 @@ export function GeofenceEditor({
   function startNew() {
     if (!mayLeave()) return;
     reset({ saved: null, creating: true, form: EMPTY });
-    setDrawing(true);
+    setDrawing("circle");
     setUrl("?new=1");
   }
 
   function close(force = false) {
     if (!force && !mayLeave()) return;
     reset({ saved: null, creating: false, form: null });
-    setDrawing(false);
+    setDrawing(null);
+    setOverviewKey((k) => k + 1);
     setUrl("");
   }
 
-  const update = (patch: Partial<FormState>) => setForm((f) => (f ? { ...f, ...patch } : f));
+  // An error goes as soon as its field is changed (the server checks again on save).
+  const clearErrors = (keys: string[]) =>
+    setFieldErrors((e) => {
+      const stale = Object.keys(e).filter((k) => keys.some((f) => k === f || k.startsWith(`${f}.`) || k.startsWith(`${f}[`)));
+      if (stale.length === 0) return e;
+      const next = { ...e };
+      for (const k of stale) delete next[k];
+      return next;
+    });
+  const FIELD_OF: Record<string, string[]> = { secret: ["webhookSecret"], allTrackables: ["trackableIds"], rings: ["geometry"], shape: ["geometry", "shape", "latitude", "longitude", "radius"] };
+  const update = (patch: Partial<FormState>) => {
+    setForm((f) => (f ? { ...f, ...patch } : f));
+    clearErrors(Object.keys(patch).flatMap((k) => FIELD_OF[k] ?? [k]));
+  };
   const onDraftChange = useCallback((s: Shape) => {
     setForm((f) => (f ? { ...f, latitude: String(s.latitude), longitude: String(s.longitude), radius: String(s.radius) } : f));
+    setFieldErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !["latitude", "longitude", "radius"].includes(k))));
+  }, []);
+  const onPolygonChange = useCallback((rings: Rings) => {
+    setForm((f) => (f ? { ...f, shape: "polygon", rings } : f));
+    setFieldErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== "geometry" && !k.startsWith("geometry."))));
   }, []);
   const onDrawEnd = useCallback(() => {
-    setDrawing(false);
+    setDrawing(null);
     requestAnimationFrame(() => nameRef.current?.focus());
   }, []);
-  const onDrawCancel = useCallback(() => setDrawing(false), []);
+  const onDrawCancel = useCallback(() => setDrawing(null), []);
+
+  function pickShape(shape: "circle" | "polygon") {
+    if (!form || form.shape === shape) return;
+    update({ shape });
+    if (shape === "polygon") setDrawing(form.rings ? null : "polygon");
+    else setDrawing(shapeOf(form) ? null : "circle");
+  }
 
   async function save(e: React.FormEvent) {
     e.preventDefault();
     if (!form) return;
     const local: Record<string, string> = {};
+    const polygon = form.shape === "polygon";
     const numbers = { latitude: num(form.latitude), longitude: num(form.longitude), radius: num(form.radius) };
-    for (const [k, v] of Object.entries(numbers)) {
-      if (v === null) local[k] = "Required";
-      else if (!Number.isFinite(v)) local[k] = "Must be a number";
+    if (!polygon) {
+      for (const [k, v] of Object.entries(numbers)) {
+        if (v === null) local[k] = "is required";
+        else if (!Number.isFinite(v)) local[k] = "must be a number";
+      }
+    } else if (!form.rings) local.geometry = "required: draw it on the map (click each corner, then the first one again)";
+    const noise = {
+      exitBuffer: num(form.exitBuffer) ?? 0,
+      debounceSeconds: num(form.debounceSeconds) ?? 0,
+      dwellSeconds: num(form.dwellSeconds) ?? 0,
+      maxAccuracy: num(form.maxAccuracy),
+    };
+    for (const [k, v] of Object.entries(noise)) if (v !== null && !Number.isFinite(v)) local[k] = "must be a number";
+    let metadata: unknown = {};
+    if (form.metadata.trim() !== "") {
+      try {
+        metadata = JSON.parse(form.metadata);
+      } catch {
+        metadata = undefined;
+      }
+      if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) local.metadata = 'must be a JSON object, like {"region": "north"}';
     }
     if (form.secret.mode === "replace" && form.secret.value.length === 0) local.webhookSecret = "Enter the new secret, or cancel";
     if (Object.keys(local).length > 0) {
@@ -187,13 +304,20 @@ export function GeofenceEditor({
       return;
     }
     const url = form.webhookUrl.trim();
-    // A polygon (made through the API) keeps its rings unless its centre or radius was changed here, which makes it
-    // the circle drawn on the map.
-    const polygonKept =
-      saved?.shape === "polygon" && numbers.latitude === saved.latitude && numbers.longitude === saved.longitude && numbers.radius === saved.radius;
+    // A polygon's rings are sent only when they changed: saving other fields never rewrites them (holes included).
+    const ringsUnchanged = saved?.shape === "polygon" && JSON.stringify(form.rings) === JSON.stringify(saved.geometry?.coordinates ?? null);
+    const shapeFields = polygon
+      ? ringsUnchanged
+        ? {}
+        : { ...(saved?.shape === "polygon" ? {} : { shape: "polygon" }), geometry: { type: "Polygon", coordinates: form.rings } }
+      : { ...numbers, ...(saved?.shape === "polygon" ? { shape: "circle" } : {}) };
     const body: Record<string, unknown> = {
       name: form.name,
-      ...(polygonKept ? {} : { ...numbers, ...(saved?.shape === "polygon" ? { shape: "circle" } : {}) }),
+      ...shapeFields,
+      ...noise,
+      tag: form.tag.trim() === "" ? null : form.tag.trim(),
+      externalId: form.externalId.trim() === "" ? null : form.externalId.trim(),
+      metadata,
       trackableIds: form.allTrackables ? null : form.trackableIds,
       ...(enterprise
         ? {
@@ -211,8 +335,9 @@ export function GeofenceEditor({
     try {
       const result = saved ? await updateGeofenceAction(saved.id, body) : await createGeofenceAction(body);
       if (!result.ok) {
+        // trackableIds[3] is shown on the list of trackables; geometry paths keep their ring and position.
         setFieldErrors(
-          Object.fromEntries(Object.entries(result.fieldErrors).map(([k, v]) => [k.replace(/\[\d+\]$/, ""), v])),
+          Object.fromEntries(Object.entries(result.fieldErrors).map(([k, v]) => [k.startsWith("trackableIds") ? "trackableIds" : k, v])),
         );
         setFormError(result.error);
         return;
@@ -262,7 +387,8 @@ export function GeofenceEditor({
     [trackables],
   );
 
-  const err = (k: string) => fieldErrors[k] ?? null;
+  const err = (k: string) => (fieldErrors[k] ? fieldSentence(LABELS[k] ?? k, fieldErrors[k]) : null);
+  const polygonErrors = polygonSentences(fieldErrors);
   const aria = (id: string, k: string, hint = false) => ({
     "aria-invalid": err(k) ? true : undefined,
     "aria-describedby": err(k) ? `${id}-error` : hint ? `${id}-hint` : undefined,
@@ -272,9 +398,9 @@ export function GeofenceEditor({
     <>
       <PageHeader
         title="Geofences"
-        description="Circles that raise geofence.entry and geofence.exit events when your trackables cross them."
+        description="Circles and polygons that record geofence.entry, geofence.exit and geofence.dwell events when your trackables cross them."
         actions={
-          <Button onClick={startNew} disabled={drawing}>
+          <Button onClick={startNew} disabled={drawing !== null}>
             New geofence
           </Button>
         }
@@ -289,8 +415,10 @@ export function GeofenceEditor({
             draft={draft}
             drawing={drawing}
             focusKey={focusKey}
+            overviewKey={overviewKey}
             onSelect={select}
             onDraftChange={onDraftChange}
+            onPolygonChange={onPolygonChange}
             onDrawEnd={onDrawEnd}
             onDrawCancel={onDrawCancel}
           />
@@ -308,12 +436,8 @@ export function GeofenceEditor({
                 </Button>
               </div>
               {creating && !draft && !drawing ? (
-                <p className="mt-2 text-sm text-slate-600">Draw the circle on the map, or type its centre and radius below.</p>
-              ) : null}
-              {saved?.shape === "polygon" ? (
-                <p className="mt-2 rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" data-testid="polygon-note">
-                  A polygon of {saved.geometry?.coordinates.reduce((n, ring) => n + ring.length, 0)} positions, set through the API. The
-                  centre and radius below are its centroid and farthest vertex; changing them replaces the polygon with that circle.
+                <p className="mt-2 text-sm text-slate-600">
+                  {form.shape === "circle" ? "Draw the circle on the map, or type its centre and radius below." : "Draw the polygon on the map."}
                 </p>
               ) : null}
               <form onSubmit={save} noValidate className="mt-4 space-y-5" aria-label="Geofence">
@@ -332,56 +456,97 @@ export function GeofenceEditor({
                 </Field>
 
                 <fieldset className="space-y-3">
-                  <div className="flex items-center justify-between">
+                  <div className="flex items-center justify-between gap-2">
                     <legend className="text-sm font-medium text-slate-800">Shape</legend>
-                    <Button variant="secondary" size="sm" onClick={() => setDrawing((d) => !d)} aria-pressed={drawing}>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => setDrawing((d) => (d ? null : form.shape))}
+                      aria-pressed={drawing !== null}
+                    >
                       {drawing ? "Cancel drawing" : draft ? "Redraw on map" : "Draw on map"}
                     </Button>
                   </div>
-                  <div className="grid grid-cols-2 gap-3">
-                    <Field id="gf-lat" label="Latitude" error={err("latitude")}>
-                      <input
-                        id="gf-lat"
-                        type="number"
-                        step="any"
-                        inputMode="decimal"
-                        className={inputClass}
-                        value={form.latitude}
-                        onChange={(e) => update({ latitude: e.target.value })}
-                        onBlur={() => setFocusKey((k) => k + 1)}
-                        {...aria("gf-lat", "latitude")}
-                      />
-                    </Field>
-                    <Field id="gf-lon" label="Longitude" error={err("longitude")}>
-                      <input
-                        id="gf-lon"
-                        type="number"
-                        step="any"
-                        inputMode="decimal"
-                        className={inputClass}
-                        value={form.longitude}
-                        onChange={(e) => update({ longitude: e.target.value })}
-                        onBlur={() => setFocusKey((k) => k + 1)}
-                        {...aria("gf-lon", "longitude")}
-                      />
-                    </Field>
+                  <div className="flex gap-4" role="radiogroup" aria-label="Shape">
+                    {(["circle", "polygon"] as const).map((k) => (
+                      <label key={k} className="flex items-center gap-2 text-sm text-slate-800">
+                        <input
+                          type="radio"
+                          name="gf-shape"
+                          value={k}
+                          checked={form.shape === k}
+                          onChange={() => pickShape(k)}
+                          className="h-4 w-4 accent-indigo-600"
+                        />
+                        {k === "circle" ? "Circle" : "Polygon"}
+                      </label>
+                    ))}
                   </div>
-                  <Field id="gf-radius" label="Radius (metres)" hint={`${MIN_RADIUS_M} to ${MAX_RADIUS_M.toLocaleString("en")} m`} error={err("radius")}>
-                    <input
-                      id="gf-radius"
-                      type="number"
-                      min={MIN_RADIUS_M}
-                      max={MAX_RADIUS_M}
-                      step={1}
-                      inputMode="numeric"
-                      className={inputClass}
-                      value={form.radius}
-                      onChange={(e) => update({ radius: e.target.value })}
-                      onBlur={() => setFocusKey((k) => k + 1)}
-                      {...aria("gf-radius", "radius", true)}
-                    />
-                  </Field>
+                  {form.shape === "polygon" ? (
+                    <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" data-testid="polygon-note">
+                      {form.rings
+                        ? `A polygon of ${corners([form.rings[0]!])} corners${form.rings.length > 1 ? ` with ${form.rings.length - 1} hole${form.rings.length > 2 ? "s" : ""} (kept as they are)` : ""}. Drag a corner on the map to move it, drag a midpoint to add a corner, right-click a corner to remove it.`
+                        : "Click each corner on the map, then the first corner again (or Finish) to close the polygon."}
+                    </p>
+                  ) : (
+                    <>
+                      <div className="grid grid-cols-2 gap-3">
+                        <Field id="gf-lat" label="Latitude" error={err("latitude")}>
+                          <input
+                            id="gf-lat"
+                            type="number"
+                            step="any"
+                            inputMode="decimal"
+                            className={inputClass}
+                            value={form.latitude}
+                            onChange={(e) => update({ latitude: e.target.value })}
+                            onBlur={() => setFocusKey((k) => k + 1)}
+                            {...aria("gf-lat", "latitude")}
+                          />
+                        </Field>
+                        <Field id="gf-lon" label="Longitude" error={err("longitude")}>
+                          <input
+                            id="gf-lon"
+                            type="number"
+                            step="any"
+                            inputMode="decimal"
+                            className={inputClass}
+                            value={form.longitude}
+                            onChange={(e) => update({ longitude: e.target.value })}
+                            onBlur={() => setFocusKey((k) => k + 1)}
+                            {...aria("gf-lon", "longitude")}
+                          />
+                        </Field>
+                      </div>
+                      <Field id="gf-radius" label="Radius (metres)" hint={`${MIN_RADIUS_M} to ${MAX_RADIUS_M.toLocaleString("en")} m`} error={err("radius")}>
+                        <input
+                          id="gf-radius"
+                          type="number"
+                          min={MIN_RADIUS_M}
+                          max={MAX_RADIUS_M}
+                          step={1}
+                          inputMode="numeric"
+                          className={inputClass}
+                          value={form.radius}
+                          onChange={(e) => update({ radius: e.target.value })}
+                          onBlur={() => setFocusKey((k) => k + 1)}
+                          {...aria("gf-radius", "radius", true)}
+                        />
+                      </Field>
+                    </>
+                  )}
+                  {polygonErrors.length > 0 ? (
+                    <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-red-200 ring-inset" data-testid="polygon-errors">
+                      <ul className="list-disc space-y-1 pl-4">
+                        {polygonErrors.map((m) => (
+                          <li key={m}>{m}</li>
+                        ))}
+                      </ul>
+                    </div>
+                  ) : null}
                 </fieldset>
+
+                <NoiseSettings key={saved?.id ?? "new"} form={form} update={update} err={err} aria={aria} />
 
                 <AssignedTrackables
                   trackables={trackables}
@@ -445,7 +610,7 @@ export function GeofenceEditor({
                 </fieldset>
 
                 <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
-                  <Button type="submit" disabled={pending || drawing}>
+                  <Button type="submit" disabled={pending || drawing !== null}>
                     {pending ? "Saving…" : creating ? "Create geofence" : "Save changes"}
                   </Button>
                   {saved ? (
@@ -488,9 +653,108 @@ export function GeofenceEditor({
               ) : null}
             </Card>
           )}
+          {form !== null && saved ? <GeofenceActivity geofenceId={saved.id} version={saved.updatedAt} /> : null}
         </div>
       </div>
     </>
+  );
+}
+
+type Aria = (id: string, k: string, hint?: boolean) => { "aria-invalid": boolean | undefined; "aria-describedby": string | undefined };
+
+/** The GPS-noise settings and the labels, each with what it does in plain words. */
+function NoiseSettings({
+  form,
+  update,
+  err,
+  aria,
+}: {
+  form: FormState;
+  update: (patch: Partial<FormState>) => void;
+  err: (k: string) => string | null;
+  aria: Aria;
+}) {
+  const number = (id: string, key: "exitBuffer" | "debounceSeconds" | "dwellSeconds" | "maxAccuracy", label: string, hint: string, opts: { max: number; step: number; placeholder?: string }) => (
+    <Field id={id} label={label} hint={hint} error={err(key)}>
+      <input
+        id={id}
+        type="number"
+        min={0}
+        max={opts.max}
+        step={opts.step}
+        inputMode={opts.step === 1 ? "numeric" : "decimal"}
+        placeholder={opts.placeholder}
+        className={inputClass}
+        value={form[key]}
+        onChange={(e) => update({ [key]: e.target.value })}
+        {...aria(id, key, true)}
+      />
+    </Field>
+  );
+  const settings = [
+    Number(form.exitBuffer) > 0 ? `exit buffer ${form.exitBuffer} m` : null,
+    Number(form.debounceSeconds) > 0 ? `debounce ${form.debounceSeconds} s` : null,
+    Number(form.dwellSeconds) > 0 ? `dwell after ${form.dwellSeconds} s` : null,
+    form.maxAccuracy.trim() !== "" ? `accuracy ≤ ${form.maxAccuracy} m` : null,
+    form.tag.trim() !== "" ? `tag ${form.tag.trim()}` : null,
+  ].filter((x) => x !== null);
+  const invalid = ["exitBuffer", "debounceSeconds", "dwellSeconds", "maxAccuracy", "tag", "externalId", "metadata"].some((k) => err(k) !== null);
+  const [open, setOpen] = useState(settings.length > 0 || form.externalId !== "" || form.metadata !== "");
+  useEffect(() => {
+    if (invalid) setOpen(true);
+  }, [invalid]);
+  return (
+    // Collapsed while everything is at its default, so the form stays short; open when a value is set or wrong.
+    <details className="group rounded-md border border-slate-200" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className="cursor-pointer list-none px-3 py-2 text-sm font-medium text-slate-800 marker:hidden">
+        <span className="mr-1 inline-block transition-transform group-open:rotate-90" aria-hidden>
+          ▸
+        </span>
+        GPS noise, dwell and labels
+        <span className="block pl-4 text-xs font-normal text-slate-500" data-testid="noise-summary">
+          {settings.length > 0 ? settings.join(" · ") : "Defaults: every crossing counts at once, no dwell events."}
+        </span>
+      </summary>
+      <div className="space-y-5 border-t border-slate-100 px-3 pt-3 pb-4">
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-medium text-slate-800">GPS noise</legend>
+          <p className="text-xs text-slate-500">Positions jitter by metres. These settings stop a trackable near the edge from flapping in and out.</p>
+          {number("gf-exit-buffer", "exitBuffer", "Exit buffer (metres)", "Once inside, a trackable only leaves when it is more than this far outside the edge. Entering is unchanged. 0 to 10,000; 0 = off.", { max: 10_000, step: 1 })}
+          {number("gf-debounce", "debounceSeconds", "Debounce (seconds)", "A crossing counts only once the trackable has stayed on the new side this long; a shorter excursion is ignored. The event keeps the time of the first point on the new side. 0 to 86,400; 0 = off.", { max: 86_400, step: 1 })}
+          {number("gf-dwell", "dwellSeconds", "Dwell after (seconds)", "Records geofence.dwell once per visit when a trackable has been inside this long. 0 to 604,800 (7 days); 0 = off.", { max: 604_800, step: 1 })}
+          {number("gf-max-accuracy", "maxAccuracy", "Maximum accuracy (metres)", "Points less accurate than this (a larger accuracy radius) are stored but neither enter nor leave this geofence. Empty = no limit; up to 100,000.", { max: 100_000, step: 1, placeholder: "No limit" })}
+        </fieldset>
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-medium text-slate-800">Labels</legend>
+          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-1">
+            <Field id="gf-tag" label="Tag" hint="Groups geofences, e.g. depots (GET /geofences?tag=). Up to 64 characters; optional." error={err("tag")}>
+              <input id="gf-tag" className={inputClass} value={form.tag} maxLength={64} onChange={(e) => update({ tag: e.target.value })} {...aria("gf-tag", "tag", true)} />
+            </Field>
+            <Field id="gf-external-id" label="External ID" hint="Your own identifier, unique in this workspace. Up to 128 characters; optional." error={err("externalId")}>
+              <input
+                id="gf-external-id"
+                className={cx(inputClass, "font-mono")}
+                value={form.externalId}
+                maxLength={128}
+                onChange={(e) => update({ externalId: e.target.value })}
+                {...aria("gf-external-id", "externalId", true)}
+              />
+            </Field>
+          </div>
+          <Field id="gf-metadata" label="Metadata (JSON)" hint='A JSON object you control, up to 4 KiB, e.g. {"region": "north"}. Empty = none.' error={err("metadata")}>
+            <textarea
+              id="gf-metadata"
+              rows={3}
+              spellCheck={false}
+              className={cx(inputClass, "font-mono text-xs")}
+              value={form.metadata}
+              onChange={(e) => update({ metadata: e.target.value })}
+              {...aria("gf-metadata", "metadata", true)}
+            />
+          </Field>
+        </fieldset>
+      </div>
+    </details>
   );
 }
 
@@ -518,7 +782,9 @@ function GeofenceList({ geofences, onSelect, onNew }: { geofences: Geofence[]; o
             >
               <span className="block truncate text-sm font-medium text-slate-900">{g.name}</span>
               <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-500">
-                <span>{metres(g.radius)}</span>
+                <span>{sizeLabel(g)}</span>
+                <span aria-hidden>·</span>
+                <span>{g.occupantCount} inside</span>
                 <span aria-hidden>·</span>
                 <span>{assignedLabel(g)}</span>
                 <Badge color={g.notificationType === "webhook" ? "blue" : "gray"}>

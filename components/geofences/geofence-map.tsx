@@ -1,8 +1,14 @@
 "use client";
-// The geofence editor's map: every geofence as a named circle, trackables as small dots, and the shape being edited
-// with a centre handle (move) and an edge handle (resize). In drawing mode a press sets the centre and the drag sets
-// the radius. Import through ./index (client-only, no SSR).
+// The geofence editor's map: every geofence (circle or polygon) with its name when it is large enough on screen,
+// trackables as labelled dots, and the shape being edited. A circle has a centre handle (move) and an edge handle
+// (resize); in circle drawing mode a press sets the centre and the drag sets the radius. Polygons are drawn and their
+// vertices edited with Leaflet-Geoman. Import through ./index (client-only, no SSR).
 import L from "leaflet";
+// Geoman extends the global L that Leaflet sets (window.L): it must be imported after leaflet. Its stylesheet and ours
+// are bundled CSS files (the CSP allows this origin's stylesheets).
+import "@geoman-io/leaflet-geoman-free";
+import "@geoman-io/leaflet-geoman-free/dist/leaflet-geoman.css";
+import "./geofence-map.css";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Circle, CircleMarker, Marker, Polygon, Tooltip, useMap } from "react-leaflet";
 import BaseMap from "@/components/map/base-map";
@@ -15,11 +21,17 @@ export interface Shape {
   radius: number;
 }
 
+/** A polygon's rings as GeoJSON [longitude, latitude] positions, each ring closed; the first is the outer ring. */
+export type Rings = [number, number][][];
+
+/** The shape being edited: a circle, or a polygon's rings. */
+export type Draft = ({ kind: "circle" } & Shape) | { kind: "polygon"; rings: Rings };
+
 export interface MapGeofence extends Shape {
   id: string;
   name: string;
   /** A polygon's rings as GeoJSON [lon, lat] positions; null for a circle. */
-  rings: [number, number][][] | null;
+  rings: Rings | null;
 }
 
 export interface MapTrackable {
@@ -34,13 +46,17 @@ export interface GeofenceMapProps {
   geofences: MapGeofence[];
   trackables: MapTrackable[];
   selectedId: string | null;
-  /** The shape being edited (new or selected), when its fields hold valid numbers. */
-  draft: Shape | null;
-  drawing: boolean;
-  /** Changes whenever the map should frame the draft (a selection from the list, typed coordinates…). */
+  /** The shape being edited (new or selected), when it is complete and valid. */
+  draft: Draft | null;
+  /** Which drawing tool is active: a press-and-drag circle, or a polygon drawn vertex by vertex. */
+  drawing: "circle" | "polygon" | null;
+  /** Changes whenever the map should frame the draft and its neighbours (a selection, typed coordinates…). */
   focusKey: number;
+  /** Changes whenever the map should zoom out to every geofence (the list is shown). */
+  overviewKey: number;
   onSelect(id: string): void;
   onDraftChange(shape: Shape): void;
+  onPolygonChange(rings: Rings): void;
   onDrawEnd(): void;
   onDrawCancel(): void;
 }
@@ -50,10 +66,11 @@ const INDIGO = "#4f46e5";
 const EARTH_R = 6_371_000;
 const DEFAULT_CENTER: L.LatLngTuple = [52.52, 13.405];
 const DEFAULT_RADIUS_M = 100;
-const LABEL_MIN_ZOOM = 11;
+const TRACKABLE_LABEL_MIN_ZOOM = 12;
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 const metres = (n: number) => Math.max(1, Math.round(n));
+const toLatLngs = (rings: Rings): L.LatLngTuple[][] => rings.map((ring) => ring.map(([lon, lat]) => [lat, lon] as L.LatLngTuple));
 
 /** The point `radius` metres due east of the centre: where the resize handle sits. */
 function eastOf(s: Shape): L.LatLngTuple {
@@ -78,12 +95,43 @@ function handleIcon(kind: "move" | "resize"): L.DivIcon {
   });
 }
 
+/** A geofence's bounding box: a circle's square, a polygon's outer ring. */
+function boundsOf(g: { latitude: number; longitude: number; radius: number; rings: Rings | null }): L.LatLngBounds {
+  if (g.rings && g.rings[0]) return L.latLngBounds(toLatLngs([g.rings[0]])[0]!);
+  return L.latLng(g.latitude, g.longitude).toBounds(g.radius * 2);
+}
+
+function draftBounds(d: Draft): L.LatLngBounds {
+  return d.kind === "polygon" ? boundsOf({ latitude: 0, longitude: 0, radius: 0, rings: d.rings }) : L.latLng(d.latitude, d.longitude).toBounds(d.radius * 2);
+}
+
+/** The size of bounds on screen at a zoom level, in pixels (Web Mercator, as the map draws them). */
+function pixelSize(b: L.LatLngBounds, zoom: number): { width: number; height: number } {
+  const ne = L.CRS.EPSG3857.latLngToPoint(b.getNorthEast(), zoom);
+  const sw = L.CRS.EPSG3857.latLngToPoint(b.getSouthWest(), zoom);
+  return { width: Math.abs(ne.x - sw.x), height: Math.abs(sw.y - ne.y) };
+}
+
+/** Whether a name fits inside the fence on screen (about 6.5 px per character at 11 px, plus padding). */
+const labelFits = (name: string, size: { width: number; height: number }) => size.width >= name.length * 6.5 + 16 && size.height >= 22;
+
 export default function GeofenceMap(props: GeofenceMapProps) {
   const { config, geofences, trackables, selectedId, draft, drawing } = props;
   const [view, setView] = useState<{ zoom: number; center: string } | null>(null);
+  const [map, setMap] = useState<L.Map | null>(null);
   const zoom = view?.zoom ?? null;
   // The first view only: later changes of selection frame themselves (Framer), the map never jumps on a refresh.
   const [initial] = useState(() => initialView(geofences, trackables, selectedId));
+  const bounds = useMemo(() => new Map(geofences.map((g) => [g.id, boundsOf(g)])), [geofences]);
+
+  const finishPolygon = () => {
+    const tool = map?.pm.Draw.Polygon as unknown as { _finishShape?: () => void } | undefined;
+    tool?._finishShape?.();
+  };
+  const undoVertex = () => {
+    const tool = map?.pm.Draw.Polygon as unknown as { _removeLastVertex?: () => void } | undefined;
+    tool?._removeLastVertex?.();
+  };
 
   return (
     <div
@@ -93,57 +141,95 @@ export default function GeofenceMap(props: GeofenceMapProps) {
       data-zoom={view?.zoom}
       data-center={view?.center}
       data-drawing={drawing ? "true" : "false"}
+      data-drawing-shape={drawing ?? undefined}
     >
-      <BaseMap config={config} label="Geofence map" className="h-full w-full" {...initial}>
+      <BaseMap config={config} label="Geofence map" className="h-full w-full" ref={setMap} {...initial}>
         <ViewReporter onView={setView} />
-        <Framer draft={draft} focusKey={props.focusKey} />
-        {trackables.map((t) => (
-          <CircleMarker
-            key={t.id}
-            center={[t.latitude, t.longitude]}
-            radius={5}
-            pathOptions={{ color: "#fff", weight: 2, fillColor: "#0f766e", fillOpacity: 1 }}
-          >
-            <Tooltip direction="top" offset={[0, -6]}>
-              {t.name}
-            </Tooltip>
-          </CircleMarker>
-        ))}
+        <Framer draft={draft} focusKey={props.focusKey} overviewKey={props.overviewKey} geofences={geofences} bounds={bounds} selectedId={selectedId} trackables={trackables} />
+        {trackables.map((t) => {
+          const permanent = zoom !== null && zoom >= TRACKABLE_LABEL_MIN_ZOOM;
+          return (
+            <CircleMarker
+              key={t.id}
+              center={[t.latitude, t.longitude]}
+              radius={5}
+              pmIgnore
+              pathOptions={{ color: "#fff", weight: 2, fillColor: "#0f766e", fillOpacity: 1 }}
+            >
+              {/* Zoomed out the names would pile up over the fences: they show on hover until street level. */}
+              <Tooltip key={permanent ? "permanent" : "hover"} permanent={permanent} direction="top" offset={[0, -6]} className="fl-trackable-label">
+                {t.name}
+              </Tooltip>
+            </CircleMarker>
+          );
+        })}
         {geofences
           .filter((g) => g.id !== selectedId)
           .map((g) => {
-            const style = { pathOptions: { color: "#475569", weight: 2, fillColor: "#64748b", fillOpacity: 0.12 }, eventHandlers: { click: () => (drawing ? undefined : props.onSelect(g.id)) } };
-            // Names stay on the map from street level; zoomed out they would pile up, so they show on hover.
+            // While drawing, the other fences let clicks through to the map (a corner may lie on a neighbour).
+            const style = {
+              pmIgnore: true,
+              interactive: !drawing,
+              pathOptions: { color: "#475569", weight: 2, fillColor: "#64748b", fillOpacity: 0.12 },
+              eventHandlers: { click: () => (drawing ? undefined : props.onSelect(g.id)) },
+            };
+            // A name is drawn on the map only when it fits inside the fence on screen, so it never hides a small
+            // fence (or its neighbours); otherwise it shows on hover.
+            const permanent = zoom !== null && labelFits(g.name, pixelSize(bounds.get(g.id)!, zoom));
             const label = (
-              <Tooltip key={zoom !== null && zoom >= LABEL_MIN_ZOOM ? "permanent" : "hover"} permanent={zoom !== null && zoom >= LABEL_MIN_ZOOM} direction="center">
+              <Tooltip key={permanent ? "permanent" : "hover"} permanent={permanent} direction="center" className="fl-fence-label">
                 {g.name}
               </Tooltip>
             );
             return g.rings ? (
-              <Polygon key={g.id} positions={g.rings.map((ring) => ring.map(([lon, lat]) => [lat, lon] as [number, number]))} {...style}>
+              <Polygon key={`${g.id}-${drawing ? "drawing" : "idle"}`} positions={toLatLngs(g.rings)} {...style}>
                 {label}
               </Polygon>
             ) : (
-              <Circle key={g.id} center={[g.latitude, g.longitude]} radius={g.radius} {...style}>
+              <Circle key={`${g.id}-${drawing ? "drawing" : "idle"}`} center={[g.latitude, g.longitude]} radius={g.radius} {...style}>
                 {label}
               </Circle>
             );
           })}
-        {draft ? <DraftShape draft={draft} drawing={drawing} onChange={props.onDraftChange} /> : null}
-        <DrawTool active={drawing} onDraw={props.onDraftChange} onEnd={props.onDrawEnd} onCancel={props.onDrawCancel} />
+        {draft?.kind === "circle" ? <DraftShape draft={draft} drawing={drawing === "circle"} onChange={props.onDraftChange} /> : null}
+        {draft?.kind === "polygon" && drawing !== "polygon" ? <DraftPolygon rings={draft.rings} editable={drawing === null} onChange={props.onPolygonChange} /> : null}
+        <DrawTool active={drawing === "circle"} onDraw={props.onDraftChange} onEnd={props.onDrawEnd} onCancel={props.onDrawCancel} />
+        <PolygonDrawTool active={drawing === "polygon"} onCreate={props.onPolygonChange} onEnd={props.onDrawEnd} onCancel={props.onDrawCancel} />
       </BaseMap>
-      {drawing ? (
+      {drawing === "circle" ? (
         <div className="pointer-events-none absolute top-3 right-3 left-14 z-[1000] flex justify-center">
           <p className="rounded-full bg-slate-900/85 px-4 py-1.5 text-center text-xs font-medium text-white shadow" role="status">
-            {draft
+            {draft?.kind === "circle"
               ? `Radius ${Math.round(draft.radius).toLocaleString("en-GB")} m${draft.radius >= MAX_RADIUS_M ? " (the maximum)" : ""} — release to finish`
               : "Press on the map for the centre, drag out the radius · Esc cancels"}
           </p>
         </div>
-      ) : draft ? (
+      ) : drawing === "polygon" ? (
+        <>
+          <div className="pointer-events-none absolute top-3 right-3 left-14 z-[1000] flex justify-center">
+            <p className="rounded-full bg-slate-900/85 px-4 py-1.5 text-center text-xs font-medium text-white shadow" role="status">
+              Click each corner · click the first corner or Finish to close · Esc cancels
+            </p>
+          </div>
+          <div className="absolute right-3 bottom-3 z-[1000] flex gap-2">
+            <button type="button" onClick={undoVertex} className="rounded-md bg-white px-3 py-1.5 text-xs font-medium text-slate-800 shadow ring-1 ring-slate-300 hover:bg-slate-50">
+              Undo corner
+            </button>
+            <button type="button" onClick={finishPolygon} className="rounded-md bg-indigo-600 px-3 py-1.5 text-xs font-semibold text-white shadow hover:bg-indigo-500">
+              Finish
+            </button>
+          </div>
+        </>
+      ) : draft?.kind === "circle" ? (
         <div className="pointer-events-none absolute bottom-3 left-3 z-[1000]">
           <p className="rounded-md bg-white/95 px-2.5 py-1 text-xs font-medium text-slate-800 shadow ring-1 ring-slate-200" data-testid="map-radius">
             Radius {Math.round(draft.radius).toLocaleString("en-GB")} m
+          </p>
+        </div>
+      ) : draft?.kind === "polygon" ? (
+        <div className="pointer-events-none absolute bottom-3 left-3 z-[1000] max-w-[70%]">
+          <p className="rounded-md bg-white/95 px-2.5 py-1 text-xs font-medium text-slate-800 shadow ring-1 ring-slate-200" data-testid="map-polygon-hint">
+            Drag a corner to move it · drag a midpoint to add one
           </p>
         </div>
       ) : null}
@@ -153,14 +239,33 @@ export default function GeofenceMap(props: GeofenceMapProps) {
 
 function initialView(geofences: MapGeofence[], trackables: MapTrackable[], selectedId: string | null) {
   const selected = geofences.find((g) => g.id === selectedId);
-  if (selected) return { bounds: L.latLng(selected.latitude, selected.longitude).toBounds(selected.radius * 2.4) };
-  const points: L.LatLngBounds[] = [
-    ...geofences.map((g) => L.latLng(g.latitude, g.longitude).toBounds(g.radius * 2)),
+  if (selected) return { bounds: neighbourhood(selected.id, boundsOf(selected), geofences.map((g) => [g.id, boundsOf(g)] as const)) };
+  const boxes: L.LatLngBounds[] = [
+    ...geofences.map((g) => boundsOf(g)),
     ...trackables.map((t) => L.latLng(t.latitude, t.longitude).toBounds(200)),
   ];
-  if (points.length === 0) return { center: DEFAULT_CENTER, zoom: 13 };
-  const bounds = points.reduce((acc, b) => acc.extend(b), L.latLngBounds(points[0]!.getSouthWest(), points[0]!.getNorthEast()));
-  return { bounds };
+  if (boxes.length === 0) return { center: DEFAULT_CENTER, zoom: 13 };
+  return { bounds: boxes.reduce((acc, b) => acc.extend(b), L.latLngBounds(boxes[0]!.getSouthWest(), boxes[0]!.getNorthEast())) };
+}
+
+/**
+ * What to frame when a fence is selected: the fence and its neighbours, the fences that lie within about one and a
+ * half of its own size around it (so a selection never zooms in so far that the fences next to it vanish), and at
+ * least the nearest other fence when it is within 5 km.
+ */
+function neighbourhood(id: string, own: L.LatLngBounds, all: readonly (readonly [string, L.LatLngBounds])[]): L.LatLngBounds {
+  const around = own.pad(1.5);
+  const out = L.latLngBounds(own.getSouthWest(), own.getNorthEast());
+  let nearest: { d: number; b: L.LatLngBounds } | null = null;
+  const centre = own.getCenter();
+  for (const [otherId, b] of all) {
+    if (otherId === id) continue;
+    if (around.intersects(b)) out.extend(b);
+    const d = centre.distanceTo(b.getCenter());
+    if (!nearest || d < nearest.d) nearest = { d, b };
+  }
+  if (nearest && nearest.d <= 5000) out.extend(nearest.b);
+  return out;
 }
 
 function ViewReporter({ onView }: { onView: (v: { zoom: number; center: string }) => void }) {
@@ -179,16 +284,134 @@ function ViewReporter({ onView }: { onView: (v: { zoom: number; center: string }
   return null;
 }
 
-/** Frames the draft whenever focusKey changes (not on every edit: dragging a handle must not move the map). */
-function Framer({ draft, focusKey }: { draft: Shape | null; focusKey: number }) {
+/**
+ * Frames the draft and its neighbours whenever focusKey changes (not on every edit: dragging a handle must not move the
+ * map), and every fence (and trackable) whenever overviewKey changes.
+ */
+function Framer({
+  draft,
+  focusKey,
+  overviewKey,
+  geofences,
+  bounds,
+  selectedId,
+  trackables,
+}: {
+  draft: Draft | null;
+  focusKey: number;
+  overviewKey: number;
+  geofences: MapGeofence[];
+  bounds: ReadonlyMap<string, L.LatLngBounds>;
+  selectedId: string | null;
+  trackables: MapTrackable[];
+}) {
   const map = useMap();
-  const latest = useRef(draft);
-  latest.current = draft;
+  const latest = useRef({ draft, geofences, bounds, selectedId, trackables });
   useEffect(() => {
-    const d = latest.current;
+    latest.current = { draft, geofences, bounds, selectedId, trackables };
+  });
+  useEffect(() => {
+    const { draft: d, bounds: all, selectedId: id } = latest.current;
     if (focusKey === 0 || !d) return;
-    map.fitBounds(L.latLng(d.latitude, d.longitude).toBounds(d.radius * 2.4), { animate: false, maxZoom: 17 });
+    const own = draftBounds(d);
+    map.fitBounds(neighbourhood(id ?? "", own, [...all.entries()].filter(([k]) => k !== id)), { animate: false, maxZoom: 17, padding: [32, 32] });
   }, [focusKey, map]);
+  useEffect(() => {
+    if (overviewKey === 0) return;
+    const { geofences: gs, trackables: ts } = latest.current;
+    const view = initialView(gs, ts, null);
+    if ("bounds" in view && view.bounds) map.fitBounds(view.bounds, { animate: false, maxZoom: 16, padding: [32, 32] });
+  }, [overviewKey, map]);
+  return null;
+}
+
+/**
+ * A polygon being edited: Geoman's vertex handles on an imperatively managed Leaflet polygon (holes included, drawn as
+ * holes). Every finished edit reports the rings as GeoJSON; rings coming back from the form unchanged do not rebuild
+ * the layer (which would drop the handle being dragged).
+ */
+function DraftPolygon({ rings, editable, onChange }: { rings: Rings; editable: boolean; onChange: (rings: Rings) => void }) {
+  const map = useMap();
+  const layerRef = useRef<L.Polygon | null>(null);
+  const emitted = useRef<string | null>(null);
+  const onChangeRef = useRef(onChange);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  });
+  const key = JSON.stringify(rings);
+
+  useEffect(() => {
+    const layer = L.polygon([], { color: INDIGO, weight: 2.5, fillColor: INDIGO, fillOpacity: 0.18 });
+    layer.addTo(map);
+    layerRef.current = layer;
+    const changed = () => {
+      const geometry = layer.toGeoJSON(6).geometry as { type: "Polygon"; coordinates: Rings };
+      emitted.current = JSON.stringify(geometry.coordinates);
+      onChangeRef.current(geometry.coordinates);
+    };
+    layer.on("pm:edit", changed);
+    return () => {
+      layer.off("pm:edit", changed);
+      layer.pm.disable();
+      layer.remove();
+      layerRef.current = null;
+      emitted.current = null;
+    };
+  }, [map]);
+
+  useEffect(() => {
+    const layer = layerRef.current;
+    if (!layer) return;
+    if (key !== emitted.current) {
+      layer.pm.disable();
+      layer.setLatLngs(toLatLngs(JSON.parse(key) as Rings));
+      emitted.current = null;
+    }
+    if (editable && !layer.pm.enabled()) {
+      layer.pm.enable({ allowSelfIntersection: false, snappable: false, removeLayerBelowMinVertexCount: false, draggable: false });
+    } else if (!editable && layer.pm.enabled()) layer.pm.disable();
+  }, [key, editable]);
+  return null;
+}
+
+/** Geoman's polygon drawing: click each vertex, close on the first one (or Finish / Enter); Esc cancels. */
+function PolygonDrawTool({ active, onCreate, onEnd, onCancel }: { active: boolean; onCreate: (r: Rings) => void; onEnd: () => void; onCancel: () => void }) {
+  const map = useMap();
+  const callbacks = useRef({ onCreate, onEnd, onCancel });
+  useEffect(() => {
+    callbacks.current = { onCreate, onEnd, onCancel };
+  });
+  useEffect(() => {
+    if (!active) return;
+    map.pm.setGlobalOptions({ finishOnEnter: true });
+    map.doubleClickZoom.disable();
+    map.pm.enableDraw("Polygon", {
+      snappable: false,
+      allowSelfIntersection: false,
+      tooltips: false,
+      templineStyle: { color: INDIGO },
+      hintlineStyle: { color: INDIGO, dashArray: "5 5" },
+      pathOptions: { color: INDIGO, fillColor: INDIGO, fillOpacity: 0.18 },
+    });
+    const created = (e: { layer: L.Layer }) => {
+      const layer = e.layer as L.Polygon;
+      const geometry = layer.toGeoJSON(6).geometry as { type: "Polygon"; coordinates: Rings };
+      layer.remove(); // the draft polygon takes over
+      callbacks.current.onCreate(geometry.coordinates);
+      callbacks.current.onEnd();
+    };
+    const key = (e: KeyboardEvent) => {
+      if (e.key === "Escape") callbacks.current.onCancel();
+    };
+    map.on("pm:create", created);
+    document.addEventListener("keydown", key);
+    return () => {
+      map.off("pm:create", created);
+      document.removeEventListener("keydown", key);
+      map.pm.disableDraw();
+      map.doubleClickZoom.enable();
+    };
+  }, [active, map]);
   return null;
 }
 

@@ -6,4 +6,4 @@ export const GeofenceMap = dynamic(() => import("./geofence-map"), {
   ssr: false,
   loading: () => <div className="h-full w-full animate-pulse rounded-lg bg-slate-100" aria-busy="true" />,
 });
-export type { GeofenceMapProps, MapGeofence, MapTrackable, Shape } from "./geofence-map";
+export type { Draft, GeofenceMapProps, MapGeofence, MapTrackable, Rings, Shape } from "./geofence-map";

@@ -3,7 +3,10 @@ import { z } from "zod";
 import { dashboardAction } from "@/lib/dashboard/action";
 import { assertEnterprise } from "@/lib/dashboard/plan";
 import { createGeofence, deleteGeofence, updateGeofence } from "@/lib/geofences/geofences";
+import { listEvents } from "@/lib/events/events";
+import { listOccupants } from "@/lib/geofences/occupancy";
 import { CreateGeofenceInput, UpdateGeofenceInput } from "@/lib/geofences/schemas";
+import { trackableNames } from "@/lib/trackables/names";
 import { recoverFailed } from "@/lib/webhooks/delivery-history";
 import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
 import { rotateGeofenceSecret } from "@/lib/webhooks/rotation";
@@ -53,5 +56,20 @@ export async function recoverGeofenceAction(id: string, input: unknown) {
   return dashboardAction(RecoverInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
     return recoverFailed({ ctx: session.ctx, target: { geofenceId: id }, since: input.since });
+  });
+}
+
+/**
+ * What the geofence page shows beside the form: who is inside now (latest arrival first) and the fence's recent events
+ * with the names of their trackables. The same verbs as GET /geofences/{id}/occupants and GET /events?geofenceId=.
+ */
+export async function geofenceActivityAction(id: string) {
+  if (!Id.safeParse(id).success) return invalidId;
+  return dashboardAction(z.object({}), {}, async ({ session }) => {
+    const ctx = session.ctx;
+    const occupants = await listOccupants({ ctx, geofenceId: id, query: { limit: 50 } });
+    const events = await listEvents({ ctx, query: { geofenceId: id, limit: 20 } });
+    const names = await trackableNames({ ctx, ids: events.data.flatMap((e) => (e.trackableId ? [e.trackableId] : [])) });
+    return { occupants: occupants.data, moreOccupants: occupants.nextCursor !== null, events: events.data, trackableNames: names };
   });
 }
