@@ -5,10 +5,9 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { geofenceActivityAction } from "@/app/(dashboard)/geofences/actions";
-import { Alert, Badge, Card } from "@/components/ui";
+import { Alert, Badge, Card, Time } from "@/components/ui";
 import type { Event } from "@/lib/events/schemas";
 import type { Occupant } from "@/lib/geofences/schemas";
-import { GeofenceLocalTime } from "./geofence-local-time";
 
 interface Activity {
   occupants: Occupant[];
@@ -102,7 +101,7 @@ export function GeofenceActivity({ geofenceId, version }: { geofenceId: string; 
                 {o.name}
               </Link>
               <span className="text-xs text-slate-500">
-                since <GeofenceLocalTime iso={o.enteredAt} relativeTo="now" />
+                since <Time value={o.enteredAt} relative />
               </span>
             </li>
           ))}
@@ -130,7 +129,7 @@ export function GeofenceActivity({ geofenceId, version }: { geofenceId: string; 
                     {d.detail}
                   </span>
                 </div>
-                <GeofenceLocalTime iso={e.occurredAt} className="block text-xs text-slate-500" />
+                <Time value={e.occurredAt} className="block text-xs text-slate-500" />
               </li>
             );
           })}
