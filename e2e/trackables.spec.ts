@@ -53,7 +53,8 @@ test("trackables: create, first position on the map, track and time ranges, rena
   await expect(row).toContainText("vehicle");
   await expect(row).toContainText("Online");
   await expect(row.getByTestId("last-seen")).toHaveText("just now");
-  await expect(row.getByTestId("last-seen").locator("time")).toHaveAttribute("title", /UTC$/);
+  // On hover: the exact time in the viewer's zone and the UTC instant.
+  await expect(row.getByTestId("last-seen").locator("time")).toHaveAttribute("title", /\(\d{4}-\d\d-\d\dT[\d:.]+Z\)$/);
   await expect(row.getByTestId("battery")).toContainText("15%");
   await expect(row.getByTestId("battery").locator("[data-battery-low]")).toHaveAttribute("data-battery-low", "true");
   await shot(page, "trackables-list-1280");
