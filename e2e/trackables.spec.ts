@@ -13,6 +13,7 @@ const localInput = (iso: string) => {
 
 test("trackables: create, first position on the map, track and time ranges, rename, delete", async ({ page, request, baseURL }) => {
   const errors = watchConsole(page);
+  test.setTimeout(120_000); // some thirty page loads: on a 2-core machine under a load of 20 it passes 60 s near its end
   const key = await createApiKey(page, "e2e trackables");
   const api = apiClient(request, key);
 
