@@ -1,0 +1,99 @@
+import { openUnitDb } from "@/tests/support/unit-db";
+import { randomBytes } from "node:crypto";
+import { inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatLocal, formatRelative } from "@/components/ui/time";
+import { localInputToIso, toLocalInput } from "@/components/ui/local-datetime-input";
+import type { Ctx } from "@/lib/context";
+import type { Db } from "@/lib/db/client";
+import { accounts, events, locations, trackables, webhookDeliveries } from "@/lib/db/schema";
+import { ApiError } from "@/lib/http/errors";
+import { liveFingerprint, type LiveScope } from "./live";
+
+// The live pages' fingerprint against a real database: it moves when what a page shows changes, stays put otherwise,
+// and never moves for another account's changes.
+let db: Db;
+let close: (() => Promise<void>) | undefined;
+let mine: Ctx;
+let theirs: Ctx;
+let van: string;
+let other: string;
+
+async function account(db: Db, name: string): Promise<Ctx> {
+  const [a] = await db
+    .insert(accounts)
+    .values({ slug: `${name}-${randomBytes(6).toString("hex")}`, name, plan: "enterprise" })
+    .returning({ id: accounts.id });
+  return { account: { id: a!.id, plan: "enterprise" }, db };
+}
+const newTrackable = async (ctx: Ctx, name: string) =>
+  (await db.insert(trackables).values({ accountId: ctx.account.id, name, type: "vehicle" }).returning({ id: trackables.id }))[0]!.id;
+
+beforeAll(async () => {
+  ({ db, close } = await openUnitDb("live"));
+  mine = await account(db, "live-mine");
+  theirs = await account(db, "live-theirs");
+  van = await newTrackable(mine, "Van");
+  other = await newTrackable(theirs, "Other van");
+}, 120_000);
+
+afterAll(async () => {
+  if (db && mine && theirs) await db.delete(accounts).where(inArray(accounts.id, [mine.account.id, theirs.account.id]));
+  await close?.();
+}, 60_000);
+
+const all = async (ctx: Ctx) => {
+  const out: Record<string, string> = {};
+  for (const scope of ["trackables", "geofences", "deliveries", "events"] as LiveScope[]) out[scope] = await liveFingerprint({ ctx, scope });
+  out.trackable = await liveFingerprint({ ctx, scope: "trackable", trackableId: van });
+  return out;
+};
+
+describe("liveFingerprint", () => {
+  it("is stable while nothing changes", async () => {
+    expect(await all(mine)).toEqual(await all(mine));
+  });
+
+  it("moves on a new location for the pages that show positions, and not for another account's", async () => {
+    const before = await all(mine);
+    await db.insert(locations).values({ trackableId: other, latitude: 1, longitude: 1, timestamp: new Date() });
+    expect(await all(mine)).toEqual(before);
+    await db.insert(locations).values({ trackableId: van, latitude: 1, longitude: 1, timestamp: new Date() });
+    const after = await all(mine);
+    expect(after.trackables).not.toBe(before.trackables);
+    expect(after.trackable).not.toBe(before.trackable);
+    expect(after.geofences).not.toBe(before.geofences);
+    expect(after.deliveries).toBe(before.deliveries);
+  });
+
+  it("moves on a new event and a new delivery", async () => {
+    const before = await all(mine);
+    await db.insert(events).values({ accountId: mine.account.id, type: "battery.low", trackableId: van, occurredAt: new Date() });
+    const withEvent = await all(mine);
+    expect(withEvent.events).not.toBe(before.events);
+    expect(withEvent.trackable).not.toBe(before.trackable);
+    await db.insert(webhookDeliveries).values({ accountId: mine.account.id, event: "battery.low", url: "https://example.com/h", payload: {} });
+    expect((await all(mine)).deliveries).not.toBe(withEvent.deliveries);
+  });
+
+  it("a trackable of another account is not found", async () => {
+    await expect(liveFingerprint({ ctx: mine, scope: "trackable", trackableId: other })).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe("time formatting", () => {
+  it("formats in a given zone, relative with and without seconds, and reads local inputs as instants", () => {
+    const d = new Date("2026-01-15T12:00:00.000Z");
+    expect(formatLocal(d, { seconds: true, timeZone: "America/New_York" })).toMatch(/7:00:00\sAM/);
+    expect(formatLocal(d, { timeZone: "Asia/Kolkata" })).toMatch(/5:30\sPM/);
+    const now = d.getTime();
+    expect(formatRelative(new Date(now - 20_000), now)).toBe("just now");
+    expect(formatRelative(new Date(now - 20_000), now, true)).toBe("20 seconds ago");
+    expect(formatRelative(new Date(now + 5_000), now, true)).toBe("in 5 seconds");
+    expect(formatRelative(new Date(now - 3 * 60_000), now)).toBe("3 minutes ago");
+    const local = new Date(2026, 0, 15, 7, 30); // the process's own zone
+    expect(toLocalInput(local)).toBe("2026-01-15T07:30");
+    expect(localInputToIso("2026-01-15T07:30")).toBe(local.toISOString());
+    expect(localInputToIso("")).toBe("");
+  });
+});
