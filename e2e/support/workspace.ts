@@ -99,6 +99,8 @@ export const PAGES: PageUnderTest[] = [
   { name: "webhooks", path: () => "/webhooks", ready: heading("Webhooks") },
   { name: "webhook-new", path: () => "/webhooks/new", ready: heading("New endpoint") },
   { name: "webhook", path: (ws) => `/webhooks/${ws.ids.webhook}`, ready: heading(/./) },
+  { name: "events", path: () => "/events", ready: heading("Events") },
+  { name: "events-filtered", path: (ws) => `/events?trackableId=${ws.ids.trackable}`, ready: heading("Events") },
   { name: "deliveries", path: () => "/deliveries", ready: heading("Deliveries") },
   { name: "delivery", path: (ws) => `/deliveries/${ws.ids.delivery}`, ready: heading(/./) },
   { name: "api-keys", path: () => "/api-keys", ready: heading("API keys") },
