@@ -1,5 +1,6 @@
 // Latency from `POST …/locations` returning to the receiver getting geofence.entry, on the embedded runner (PGlite,
-// the default install), with 50 entry events per second sustained for a minute. Prints p50/p95/p99/max.
+// the default install), with 50 entry events per second sustained for a minute. Prints p50/p95/p99/max, the server's
+// CPU per event (all its processes), GET /api/health latency during the run and the server's RSS after it.
 // Usage: npx tsx bench/webhook-latency.ts [seconds=60] [eventsPerSecond=50]; with DATABASE_URL, on that Postgres.
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
@@ -7,10 +8,50 @@ import { startReceiver } from "@/tests/support/receiver";
 import fs from "node:fs";
 import { fmt, provisionKey } from "./lib";
 
-/** CPU time (user + system) a process has used so far, from /proc (Linux). */
+/** The fields of /proc/<pid>/stat after the command name (Linux), or null when the process is gone. */
+function stat(pid: number): string[] | null {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  } catch {
+    return null;
+  }
+}
+
+/** The process and all its descendants (the server and, on the embedded database, the database's own process). */
+function processTree(root: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const ppid = Number(stat(Number(name))?.[1]);
+    if (!parents.has(ppid)) parents.set(ppid, []);
+    parents.get(ppid)!.push(Number(name));
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...(parents.get(out[i]!) ?? []));
+  return out;
+}
+
+/** CPU time (user + system) the server's processes have used so far, from /proc (Linux). */
 function serverCpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    const fields = stat(p);
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]); // utime, stime in clock ticks (USER_HZ = 100)
+  }
+  return (ticks * 1000) / 100;
+}
+
+/** Resident memory of the server's processes (MB), from /proc/<pid>/status. */
+function serverRssMb(pid: number): { total: number; each: number[] } {
+  const each = processTree(pid).map((p) => {
+    try {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1];
+      return Number(kb ?? 0) / 1024;
+    } catch {
+      return 0;
+    }
+  });
+  return { total: each.reduce((a, b) => a + b, 0), each };
 }
 
 const seconds = Number(process.argv[2] ?? 60);
@@ -41,8 +82,17 @@ async function main() {
     await post("/geofences", { name: "Zone", latitude: 0, longitude: 0, radius: 1000, notificationType: "webhook", webhookUrl: receiver.url, webhookSecret: "latency-secret" });
     // Each event is a fresh trackable entering the zone (its first fix inside), so every POST yields one entry.
     const total = seconds * rate;
-    const trackables: string[] = [];
-    for (let i = 0; i < total; i++) trackables.push(((await (await post("/trackables", { name: `t${i}` })).json()) as { id: string }).id);
+    // Made 8 at a time (setup, not measured).
+    const trackables: string[] = new Array(total);
+    let made = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (made < total) {
+          const i = made++;
+          trackables[i] = ((await (await post("/trackables", { name: `t${i}` })).json()) as { id: string }).id;
+        }
+      }),
+    );
     receiver.setResponder((r) => {
       arrivals.set(r.json.beacon.id, performance.now());
       return { status: 200 };
@@ -53,6 +103,23 @@ async function main() {
     const failures: string[] = [];
     const cpuBefore = serverCpuMs(app.process.pid!);
     const started = performance.now();
+    // GET /api/health every 100 ms while the posts go out (it reads the database): the event loop must stay free.
+    const health: number[] = [];
+    let sending = true;
+    const probing = (async () => {
+      while (sending) {
+        const t0 = performance.now();
+        try {
+          const res = await fetch(`${app.baseUrl}/api/health`);
+          await res.arrayBuffer();
+          if (res.ok) health.push(performance.now() - t0);
+          else failures.push(`health HTTP ${res.status}`);
+        } catch (err) {
+          failures.push(`health ${String(err)}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
     const posts: Promise<void>[] = [];
     for (let i = 0; i < total; i++) {
       const due = started + (i * 1000) / rate;
@@ -73,6 +140,8 @@ async function main() {
     }
     await Promise.all(posts);
     const sendSeconds = (performance.now() - started) / 1000;
+    sending = false;
+    await probing;
     const stored = [...returned.keys()];
     await receiver.waitFor(stored.length, 60_000).catch(() => {});
     const cpuMs = serverCpuMs(app.process.pid!) - cpuBefore;
@@ -92,6 +161,9 @@ async function main() {
     console.log(`  server CPU: ${fmt(cpuMs / Math.max(1, latencies.length), 2)} ms per event (post, evaluation, delivery), ${fmt((100 * cpuMs) / 1000 / sendSeconds)} % of a core while sending`);
     console.log(`  POST returned → receiver got geofence.entry: p50 ${fmt(q(0.5), 1)} ms  p95 ${fmt(q(0.95), 1)} ms  p99 ${fmt(q(0.99), 1)} ms  max ${fmt(latencies.at(-1)!, 1)} ms`);
     console.log(`  all ${fmt(receiver.received.length)} deliveries signed correctly: ${receiver.received.every((r) => r.signatureValid)}`);
+    console.log(`  GET /api/health during the run (${fmt(health.length)} probes): ${quantiles(health)}  max ${fmt(Math.max(...health), 1)} ms`);
+    const rss = serverRssMb(app.process.pid!);
+    console.log(`  server RSS after the run: ${fmt(rss.total)} MB (${rss.each.map((m) => fmt(m)).join(" + ")} MB, ${rss.each.length} process${rss.each.length === 1 ? "" : "es"})`);
   } finally {
     await receiver.close();
     await app.stop();
