@@ -66,8 +66,9 @@ async function main() {
 
   const handle = await getDbHandle();
   const client = (handle.db as unknown as { $client: Queryable & { transaction: (cb: (tx: Queryable) => Promise<unknown>) => Promise<unknown> } }).$client;
-  if (handle.kind === "pglite") {
-    // Query counts and times on PGlite only (postgres.js has no query method to wrap).
+  if (typeof (client as Partial<Queryable>).query === "function") {
+    // Query counts and times with an in-process PGlite client only (postgres.js, which now reaches the embedded
+    // database in its own process as it reaches Postgres, has no query method to wrap).
     wrap(client);
     const transaction = client.transaction.bind(client);
     client.transaction = (cb) => transaction((tx) => cb(wrap(tx)));

@@ -1,16 +1,58 @@
 // Latency from `POST …/locations` returning to the receiver getting geofence.entry, on the embedded runner (PGlite,
-// the default install), with 50 entry events per second sustained for a minute. Prints p50/p95/p99/max.
-// Usage: npx tsx bench/webhook-latency.ts [seconds=60] [eventsPerSecond=50]; with DATABASE_URL, on that Postgres.
+// the default install), with 50 entry events per second sustained for a minute. Prints p50/p95/p99/max, the server's
+// CPU per event (all its processes), GET /api/health latency during the run and the server's RSS after it.
+// Usage: npx tsx bench/webhook-latency.ts [seconds=60] [eventsPerSecond=50]; with DATABASE_URL, on that Postgres;
+// with DATABASE_URL and SERVERS=2, two app servers on it, the posts sent to them in turn (CPU and RSS: both summed).
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
 import fs from "node:fs";
 import { fmt, provisionKey } from "./lib";
 
-/** CPU time (user + system) a process has used so far, from /proc (Linux). */
+/** The fields of /proc/<pid>/stat after the command name (Linux), or null when the process is gone. */
+function stat(pid: number): string[] | null {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  } catch {
+    return null;
+  }
+}
+
+/** The process and all its descendants (the server and, on the embedded database, the database's own process). */
+function processTree(root: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const ppid = Number(stat(Number(name))?.[1]);
+    if (!parents.has(ppid)) parents.set(ppid, []);
+    parents.get(ppid)!.push(Number(name));
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...(parents.get(out[i]!) ?? []));
+  return out;
+}
+
+/** CPU time (user + system) the server's processes have used so far, from /proc (Linux). */
 function serverCpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    const fields = stat(p);
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]); // utime, stime in clock ticks (USER_HZ = 100)
+  }
+  return (ticks * 1000) / 100;
+}
+
+/** Resident memory of the server's processes (MB), from /proc/<pid>/status. */
+function serverRssMb(pid: number): { total: number; each: number[] } {
+  const each = processTree(pid).map((p) => {
+    try {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1];
+      return Number(kb ?? 0) / 1024;
+    } catch {
+      return 0;
+    }
+  });
+  return { total: each.reduce((a, b) => a + b, 0), each };
 }
 
 const seconds = Number(process.argv[2] ?? 60);
@@ -21,17 +63,25 @@ async function main() {
   const arrivals = new Map<string, number>();
   const receiver = await startReceiver({ secret: "latency-secret" });
   // PGlite (the default install) unless DATABASE_URL is set: then a scratch database on that Postgres.
-  const app = await startServer({
+  const servers = Number(process.env.SERVERS ?? 1);
+  if (servers > 1 && !process.env.DATABASE_URL) throw new Error("SERVERS=2 needs DATABASE_URL (the embedded database serves one process)");
+  const options = {
     env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written there when it stops.
     nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
-  });
+  };
+  const app = await startServer(options);
+  const apps = [app];
+  while (apps.length < servers) apps.push(await startServer({ ...options, databaseUrl: app.databaseUrl! }));
+  const pids = () => apps.map((a) => a.process.pid!);
+  let turn = 0;
   try {
     const key = await provisionKey(app, "latency", "enterprise");
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     // One retry on a connection reset: a keep-alive socket the server closed just as the client reused it.
     const post = async (path: string, body: unknown): Promise<Response> => {
-      const send = () => fetch(`${app.baseUrl}/api/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+      const base = apps[turn++ % apps.length]!.baseUrl;
+      const send = () => fetch(`${base}/api/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) });
       try {
         return await send();
       } catch {
@@ -41,8 +91,17 @@ async function main() {
     await post("/geofences", { name: "Zone", latitude: 0, longitude: 0, radius: 1000, notificationType: "webhook", webhookUrl: receiver.url, webhookSecret: "latency-secret" });
     // Each event is a fresh trackable entering the zone (its first fix inside), so every POST yields one entry.
     const total = seconds * rate;
-    const trackables: string[] = [];
-    for (let i = 0; i < total; i++) trackables.push(((await (await post("/trackables", { name: `t${i}` })).json()) as { id: string }).id);
+    // Made 8 at a time (setup, not measured).
+    const trackables: string[] = new Array(total);
+    let made = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (made < total) {
+          const i = made++;
+          trackables[i] = ((await (await post("/trackables", { name: `t${i}` })).json()) as { id: string }).id;
+        }
+      }),
+    );
     receiver.setResponder((r) => {
       arrivals.set(r.json.beacon.id, performance.now());
       return { status: 200 };
@@ -51,8 +110,25 @@ async function main() {
     const sent = new Map<string, number>();
     const returned = new Map<string, number>();
     const failures: string[] = [];
-    const cpuBefore = serverCpuMs(app.process.pid!);
+    const cpuBefore = pids().reduce((sum, pid) => sum + serverCpuMs(pid), 0);
     const started = performance.now();
+    // GET /api/health every 100 ms while the posts go out (it reads the database): the event loop must stay free.
+    const health: number[] = [];
+    let sending = true;
+    const probing = (async () => {
+      while (sending) {
+        const t0 = performance.now();
+        try {
+          const res = await fetch(`${apps[health.length % apps.length]!.baseUrl}/api/health`);
+          await res.arrayBuffer();
+          if (res.ok) health.push(performance.now() - t0);
+          else failures.push(`health HTTP ${res.status}`);
+        } catch (err) {
+          failures.push(`health ${String(err)}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
     const posts: Promise<void>[] = [];
     for (let i = 0; i < total; i++) {
       const due = started + (i * 1000) / rate;
@@ -73,12 +149,14 @@ async function main() {
     }
     await Promise.all(posts);
     const sendSeconds = (performance.now() - started) / 1000;
+    sending = false;
+    await probing;
     const stored = [...returned.keys()];
     await receiver.waitFor(stored.length, 60_000).catch(() => {});
-    const cpuMs = serverCpuMs(app.process.pid!) - cpuBefore;
+    const cpuMs = pids().reduce((sum, pid) => sum + serverCpuMs(pid), 0) - cpuBefore;
     const latencies = stored.filter((id) => arrivals.has(id)).map((id) => arrivals.get(id)! - returned.get(id)!).sort((a, b) => a - b);
     const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
-    const backend = process.env.DATABASE_URL ? "Postgres" : "PGlite";
+    const backend = process.env.DATABASE_URL ? `Postgres, ${apps.length} server${apps.length > 1 ? "s" : ""}` : "PGlite";
     console.log(`webhook latency bench: ${fmt(stored.length)} of ${fmt(total)} posts stored at ${fmt(stored.length / sendSeconds, 1)}/s (target ${rate}/s) for ${fmt(sendSeconds, 1)} s, embedded runner on ${backend}`);
     if (failures.length > 0) console.log(`  ${failures.length} posts failed: ${[...new Set(failures)].join(", ")}`);
     console.log(`  ${fmt(latencies.length)} of ${fmt(stored.length)} entries delivered`);
@@ -92,8 +170,13 @@ async function main() {
     console.log(`  server CPU: ${fmt(cpuMs / Math.max(1, latencies.length), 2)} ms per event (post, evaluation, delivery), ${fmt((100 * cpuMs) / 1000 / sendSeconds)} % of a core while sending`);
     console.log(`  POST returned → receiver got geofence.entry: p50 ${fmt(q(0.5), 1)} ms  p95 ${fmt(q(0.95), 1)} ms  p99 ${fmt(q(0.99), 1)} ms  max ${fmt(latencies.at(-1)!, 1)} ms`);
     console.log(`  all ${fmt(receiver.received.length)} deliveries signed correctly: ${receiver.received.every((r) => r.signatureValid)}`);
+    console.log(`  GET /api/health during the run (${fmt(health.length)} probes): ${quantiles(health)}  max ${fmt(Math.max(...health), 1)} ms`);
+    const rssOf = pids().map(serverRssMb);
+    const rss = { total: rssOf.reduce((sum, r) => sum + r.total, 0), each: rssOf.flatMap((r) => r.each) };
+    console.log(`  server RSS after the run: ${fmt(rss.total)} MB (${rss.each.map((m) => fmt(m)).join(" + ")} MB, ${rss.each.length} process${rss.each.length === 1 ? "" : "es"})`);
   } finally {
     await receiver.close();
+    for (const a of apps.slice(1)) await a.stop();
     await app.stop();
   }
 }

@@ -1,17 +1,23 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { dataDir, env } from "@/lib/config/env";
-import { acquireEmbeddedLock, type LockRole } from "./embedded-lock";
+import { EmbeddedDatabaseBusyError, type LockInfo, type LockRole } from "./embedded-lock";
 import { migrateDatabase } from "./migrate";
 import * as schema from "./schema";
 
-// The one database handle type the product code sees, whichever driver is behind it.
+// The one database handle type the product code sees. One driver (postgres.js) for both databases: Postgres at
+// DATABASE_URL, or the embedded PGlite, which runs in a process of its own (lib/db/embedded-server.ts) and speaks the
+// Postgres wire protocol on a Unix socket.
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Executor = Db | Tx;
 
 export interface DbHandle {
   db: Db;
+  /** "pglite": the embedded database, which no other app process can share. */
   kind: "postgres" | "pglite";
   close(): Promise<void>;
 }
@@ -39,36 +45,100 @@ export async function closeDb(): Promise<void> {
 }
 
 async function openDatabase(role: LockRole): Promise<DbHandle> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
   const url = env().DATABASE_URL;
   if (url) {
-    const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
     await migrateDatabase({ kind: "postgres", url });
     const client = postgres(url, { max: 10, onnotice: () => {} });
     const db = drizzle({ client, schema }) as unknown as Db;
     return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
   }
 
-  // One process at a time may open an embedded data directory; a second would corrupt it.
-  const release = acquireEmbeddedLock(dataDir(), role);
+  const embedded = await startEmbeddedDatabase(dataDir(), role);
+  // One connection, as PGlite runs one query at a time: a transaction holds it, and other queries wait in the
+  // driver's queue (as they waited for PGlite in this process before). Nothing may query outside a transaction
+  // while inside one (it never could on PGlite either).
+  const client = postgres({ path: embedded.socket, user: "postgres", database: "postgres", max: 1, onnotice: () => {} });
+  const close = async () => {
+    await client.end({ timeout: 5 }).catch(() => {});
+    await embedded.stop();
+  };
   try {
-    const { PGlite } = await import("@electric-sql/pglite");
-    const { cube } = await import("@electric-sql/pglite/contrib/cube");
-    const { earthdistance } = await import("@electric-sql/pglite/contrib/earthdistance");
-    const { drizzle } = await import("drizzle-orm/pglite");
-    const client = await PGlite.create(path.join(dataDir(), "db"), { extensions: { cube, earthdistance } });
-    const db = drizzle({ client, schema }) as unknown as Db;
-    await migrateDatabase({ kind: "pglite", client });
-    return {
-      db,
-      kind: "pglite",
-      close: async () => {
-        await client.close();
-        release();
-      },
-    };
+    await migrateDatabase({ kind: "embedded", client });
   } catch (err) {
-    release();
+    await close();
     throw err;
   }
+  return { db: drizzle({ client, schema }) as unknown as Db, kind: "pglite", close };
+}
+
+/** Where the embedded database listens: a Unix socket in the data directory (or, for a long path, a private temp dir). */
+function socketPathFor(dir: string): string {
+  const inDataDir = path.resolve(dir, "db.sock");
+  // Unix socket paths are limited to ~107 bytes.
+  if (Buffer.byteLength(inDataDir) < 100) return inDataDir;
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-db-")), "db.sock");
+}
+
+/**
+ * Starts lib/db/embedded-server.ts (PGlite over the wire protocol) for `dir` and resolves with its socket once it
+ * serves; rejects with EmbeddedDatabaseBusyError when another live process holds the data directory.
+ */
+async function startEmbeddedDatabase(dir: string, role: LockRole): Promise<{ socket: string; stop(): Promise<void> }> {
+  fs.mkdirSync(dir, { recursive: true });
+  const socket = socketPathFor(dir);
+  // TypeScript through tsx, as scripts/serve.ts runs; none of the app's own node flags (a CPU profile, an inspector).
+  // spawn, not fork: the bundler leaves it alone (it would try to bundle a forked module's path).
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "lib", "db", "embedded-server.ts")], {
+    env: { ...process.env, FENCELINE_EMBEDDED_DIR: path.resolve(dir), FENCELINE_EMBEDDED_ROLE: role, FENCELINE_EMBEDDED_SOCKET: socket },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  let stopping = false;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error("The embedded database did not start within 120 s"));
+    }, 120_000);
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      child.off("message", onMessage);
+      child.off("exit", onExit);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onMessage = (m: { type: string; holder?: LockInfo; message?: string }) => {
+      if (m.type === "ready") done();
+      else if (m.type === "busy") done(new EmbeddedDatabaseBusyError(m.holder!, dir));
+      else if (m.type === "error") done(new Error(`The embedded database could not start: ${m.message}`));
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      done(new Error(`The embedded database process exited while starting (${signal ?? `exit ${code}`})`));
+    child.on("message", onMessage);
+    child.once("exit", onExit);
+  });
+
+  // A database process that dies while the app runs leaves it without its database: a server stops (its supervisor
+  // restarts it), a script's queries fail.
+  child.once("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`[fenceline] the embedded database process stopped (${signal ?? `exit ${code}`})`);
+    if (role === "server") process.exit(1);
+  });
+  // The app does not wait for it to exit (it closes itself when this process goes).
+  child.unref();
+  (child.channel as { unref?: () => void } | undefined)?.unref?.();
+
+  return {
+    socket,
+    async stop() {
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.send({ type: "close" });
+      const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
+      if (!gone) child.kill("SIGKILL");
+    },
+  };
 }

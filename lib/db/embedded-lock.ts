@@ -4,7 +4,10 @@ import path from "node:path";
 export type LockRole = "server" | "cli";
 
 export interface LockInfo {
+  /** The process that has the files open (the embedded database's own process, lib/db/embedded-server.ts). */
   pid: number;
+  /** The app process it serves (a server or a script), when that is another process. */
+  ownerPid?: number;
   role: LockRole;
   port: number | null;
   startedAt: string;
@@ -16,7 +19,7 @@ export class EmbeddedDatabaseBusyError extends Error {
     dir: string,
   ) {
     super(
-      `The embedded database in ${dir} is in use by process ${holder.pid} (${holder.role}). ` +
+      `The embedded database in ${dir} is in use by process ${holder.ownerPid ?? holder.pid} (${holder.role}). ` +
         "Only one process may open it at a time: stop that process, or set DATABASE_URL to use Postgres.",
     );
   }
@@ -44,11 +47,12 @@ export function readEmbeddedLock(dir: string): LockInfo | null {
 }
 
 /** Takes the data directory's lock file (exclusive create) or throws EmbeddedDatabaseBusyError. */
-export function acquireEmbeddedLock(dir: string, role: LockRole): () => void {
+export function acquireEmbeddedLock(dir: string, role: LockRole, opts: { ownerPid?: number } = {}): () => void {
   fs.mkdirSync(dir, { recursive: true });
   const file = lockPath(dir);
   const info: LockInfo = {
     pid: process.pid,
+    ...(opts.ownerPid !== undefined ? { ownerPid: opts.ownerPid } : {}),
     role,
     port: role === "server" ? Number(process.env.PORT || 3000) : null,
     startedAt: new Date().toISOString(),

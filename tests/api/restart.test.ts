@@ -68,4 +68,5 @@ it("a pending retry survives kill -9 and is sent once after the restart", async 
   } finally {
     await receiver.close();
   }
-});
+  // Two server starts on a fresh data directory: slow on a loaded machine.
+}, 180_000);

@@ -1,0 +1,96 @@
+// The embedded database's own process: PGlite (with cube and earthdistance) on DATA_DIR/db, served over the Postgres
+// wire protocol on a Unix socket by @electric-sql/pglite-socket. PGlite's work (WebAssembly, synchronous) then never
+// runs on the app server's event loop, and the app talks to it with the driver it uses for Postgres (postgres.js).
+//
+// Started by lib/db/client.ts with an IPC channel. It takes the data directory's lock itself (it is the process that
+// opens the files), answers { type: "ready", socket } or { type: "busy", holder }, and closes PGlite cleanly when the
+// channel closes: the app exited, crashed or was killed with kill -9 (then this process finishes closing on its own,
+// still holding the lock, so a server started at once waits for it instead of opening the files twice).
+import fs from "node:fs";
+import path from "node:path";
+import { acquireEmbeddedLock, EmbeddedDatabaseBusyError, readEmbeddedLock, type LockRole } from "./embedded-lock";
+
+const dir = process.env.FENCELINE_EMBEDDED_DIR!;
+const role = (process.env.FENCELINE_EMBEDDED_ROLE ?? "server") as LockRole;
+const socketPath = process.env.FENCELINE_EMBEDDED_SOCKET!;
+const ownerPid = process.ppid;
+
+const send = (message: unknown) => new Promise<void>((resolve) => (process.send ? process.send(message, () => resolve()) : resolve()));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The lock, waiting (up to 30 s) for an earlier database process whose app is gone and which is still closing. */
+async function lock(): Promise<() => void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return acquireEmbeddedLock(dir, role, { ownerPid });
+    } catch (err) {
+      if (!(err instanceof EmbeddedDatabaseBusyError)) throw err;
+      const holder = readEmbeddedLock(dir);
+      const closing = holder?.ownerPid !== undefined && holder.ownerPid !== holder.pid && !alive(holder.ownerPid);
+      if (!closing || Date.now() > deadline) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function main() {
+  let release: () => void;
+  try {
+    release = await lock();
+  } catch (err) {
+    if (err instanceof EmbeddedDatabaseBusyError) {
+      await send({ type: "busy", holder: err.holder });
+      process.exit(3);
+    }
+    throw err;
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { cube } = await import("@electric-sql/pglite/contrib/cube");
+  const { earthdistance } = await import("@electric-sql/pglite/contrib/earthdistance");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const db = await PGlite.create(path.join(dir, "db"), { extensions: { cube, earthdistance } });
+  // A socket file left by a database process that was killed: ours now (we hold the lock).
+  fs.rmSync(socketPath, { force: true });
+  // One connection: PGlite runs one query at a time, and the package's multiplexer interleaves the extended
+  // protocol's messages of several clients (a Parse of one between the Bind and Execute of another).
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
+  await server.start();
+  fs.chmodSync(socketPath, 0o600);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await server.stop().catch(() => {});
+      await db.close().catch((err: unknown) => console.error("[fenceline] closing the embedded database:", err));
+      fs.rmSync(socketPath, { force: true });
+      release();
+      process.exit(0);
+    })());
+  // The app is gone (exit, crash, kill -9) or closes the database: close PGlite cleanly.
+  process.on("disconnect", () => void close());
+  process.on("message", (m: { type?: string }) => {
+    if (m?.type === "close") void close();
+  });
+  // A signal to the whole process group (Ctrl-C, a service manager's stop) also reaches the app, which drains its
+  // requests first: the database stays open for them until the app goes (at most 15 s).
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => setTimeout(() => void close(), 15_000).unref());
+  }
+  await send({ type: "ready", socket: socketPath });
+}
+
+main().catch(async (err: unknown) => {
+  console.error("[fenceline] the embedded database could not start:", err);
+  await send({ type: "error", message: err instanceof Error ? err.message : String(err) });
+  process.exit(1);
+});

@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { closeDb, getDbHandle } from "./client";
+import { executeRows } from "./rows";
+
+// The embedded database runs in a process of its own (lib/db/embedded-server.ts) and the app reaches it with
+// postgres.js over a Unix socket (issue 14, goal 5). These tests open it as the app does, in temp data directories.
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-embedded-"));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** tests/support/embedded-holder.ts on `dir`: resolves with its first line of output ("ready <pid>" or "busy …"). */
+function holder(dir: string, mode = ""): { child: ChildProcess; line: Promise<string> } {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "tests/support/embedded-holder.ts")], {
+    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: "", HOLDER_MODE: mode },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  const line = new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0]!);
+    });
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    child.once("exit", (code) => reject(new Error(`holder exited (${code}) before a line:\n${out}`)));
+  });
+  return { child, line };
+}
+
+describe.skipIf(!!process.env.DATABASE_URL)("the embedded database in its own process", () => {
+  it("never blocks the app's event loop: a 2 s query runs while timers keep firing, and other queries wait for a transaction", async () => {
+    // DATA_DIR is read once per process (lib/config/env.ts): this test file's own process opens only this one.
+    process.env.DATA_DIR = tempDir();
+    const { db, kind } = await getDbHandle("cli");
+    expect(kind).toBe("pglite");
+    try {
+      // The largest gap between 10 ms timers while PGlite works for a while in the other process.
+      let last = performance.now();
+      let worst = 0;
+      const timer = setInterval(() => {
+        const now = performance.now();
+        worst = Math.max(worst, now - last);
+        last = now;
+      }, 10);
+      const started = performance.now();
+      const [{ n }] = (await executeRows<{ n: number }>(db, sql`select count(*)::int as n from generate_series(1, 3000000) a, lateral (select md5(a::text)) b`)) as [{ n: number }];
+      const tookMs = performance.now() - started;
+      clearInterval(timer);
+      expect(n).toBe(3_000_000);
+      expect(tookMs).toBeGreaterThan(200);
+      // In-process PGlite would freeze the loop for the whole query; here the loop only waits for its turn.
+      expect(worst).toBeLessThan(Math.max(100, tookMs / 4));
+
+      // A transaction holds the one connection: a query from elsewhere waits for it, then runs (no deadlock).
+      await db.execute(sql`create table if not exists waits (v int)`);
+      const order: string[] = [];
+      let outside!: Promise<unknown>;
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`insert into waits values (1)`);
+        outside = db.execute(sql`select count(*) from waits`).then(() => order.push("outside"));
+        await sleep(200);
+        await tx.execute(sql`insert into waits values (2)`);
+        order.push("transaction");
+      });
+      await outside;
+      expect(order).toEqual(["transaction", "outside"]);
+      expect(await executeRows<{ n: number }>(db, sql`select count(*)::int as n from waits`)).toEqual([{ n: 2 }]);
+    } finally {
+      await closeDb();
+    }
+  }, 120_000);
+
+  it("kill -9 of the app: its database process closes PGlite and exits; the data reopens intact; one process at a time", async () => {
+    const dir = tempDir();
+    const first = holder(dir);
+    const ready = await first.line;
+    expect(ready).toMatch(/^ready \d+$/);
+    const dbPid = Number(ready.split(" ")[1]);
+    expect(alive(dbPid)).toBe(true);
+
+    // A second app on the same data directory is refused while the first runs.
+    const second = holder(dir);
+    expect(await second.line).toMatch(/^busy The embedded database in .* is in use by process \d+ \(server\)/);
+
+    await sleep(1500); // writing all the while
+    first.child.kill("SIGKILL");
+    const deadline = Date.now() + 20_000;
+    while (alive(dbPid) && Date.now() < deadline) await sleep(100);
+    expect(alive(dbPid), "the database process outlived its app").toBe(false);
+
+    // Reopened at once by a new app (recovery, migrations) with the committed transactions, whole.
+    const again = holder(dir, "count");
+    const counted = await again.line;
+    expect(counted).toMatch(/^count \d+$/);
+    const n = Number(counted.split(" ")[1]);
+    expect(n).toBeGreaterThan(0);
+    expect(n % 50).toBe(0);
+    await new Promise((r) => (again.child.exitCode === null ? again.child.once("exit", r) : r(null)));
+    expect(again.child.exitCode).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,262 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../harness/server";
+import { startReceiver, type Received } from "../support/receiver";
+import { scratchPostgres } from "../support/scratch-db";
+
+// Scale-out (issue 14): two real app servers (the built app, as tests/harness/server.ts starts it for the API suite)
+// on one fresh Postgres database and the machine's Redis, driven round-robin as a load balancer would. Run by
+// `.ci/run` with vitest.scale.config.ts: DATABASE_URL and REDIS_URL name the services (the embedded defaults cannot
+// be shared by two processes).
+
+const DATABASE_URL = process.env.DATABASE_URL;
+const REDIS_URL = process.env.REDIS_URL;
+if (!DATABASE_URL || !REDIS_URL) {
+  throw new Error("The scale-out test needs DATABASE_URL (Postgres) and REDIS_URL (Redis): see .ci/run");
+}
+
+/** The per-key API budget of both servers (RATE_LIMIT_PER_MINUTE); each part of this file uses a key of its own. */
+const LIMIT = 200;
+const SECRET = "scale-out-webhook-secret";
+/** The embedded runner's lease (lib/jobs/embedded-runner.ts): a dead server's running job is another's after it. */
+const LEASE_MS = 15_000;
+
+let servers: TestServer[] = [];
+let db: { url: string; drop(): Promise<void> };
+let sql: ReturnType<typeof postgres>;
+let turn = 0;
+
+/** The next server in round-robin order, as a load balancer without affinity picks it. */
+const next = () => servers[turn++ % servers.length]!;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Res {
+  status: number;
+  body: any;
+  text: string;
+}
+
+async function call(server: TestServer, key: string, method: string, path: string, body?: unknown): Promise<Res> {
+  const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+}
+
+/** A request through the "load balancer" (the next server), or to the server given. */
+const api = (key: string, method: string, path: string, body?: unknown, server: TestServer = next()) => call(server, key, method, path, body);
+
+/** A new account with an enterprise key, provisioned through the operator endpoint of one of the servers. */
+async function newKey(): Promise<string> {
+  const server = next();
+  const res = await fetch(`${server.baseUrl}/api/internal/api-keys`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${server.adminToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ account: `scale-${randomBytes(4).toString("hex")}`, plan: "enterprise" }),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { key: string }).key;
+}
+
+async function created(res: Promise<Res>): Promise<any> {
+  const r = await res;
+  expect(r.status, r.text).toBe(201);
+  return r.body;
+}
+
+/** Runs `fn` over `items` with at most `width` in flight (a loaded 2-core machine answers a flood late, not wrong). */
+async function inParallel<T, R>(items: T[], width: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let at = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (at < items.length) {
+        const i = at++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Every geofence.entry event of the account (all pages). */
+async function entries(key: string): Promise<any[]> {
+  const all: any[] = [];
+  let cursor = "";
+  for (;;) {
+    const res = await api(key, "GET", `/events?type=geofence.entry&limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+    expect(res.status, res.text).toBe(200);
+    all.push(...res.body.data);
+    if (!res.body.nextCursor) return all;
+    cursor = res.body.nextCursor;
+  }
+}
+
+/** Polls `check` until it returns true or the time is up (then its last state is asserted by the caller). */
+async function until(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check()) && Date.now() < deadline) await sleep(250);
+}
+
+const webhookId = (r: Received) => r.headers["webhook-id"] as string;
+
+/** A fence with an account webhook for geofence.entry at `url`, signed with SECRET. */
+async function fenceWithHook(key: string, url: string) {
+  await created(api(key, "POST", "/webhooks", { url, events: ["geofence.entry"], secret: SECRET }));
+  return created(api(key, "POST", "/geofences", { name: "Depot", latitude: 10, longitude: 10, radius: 500 }));
+}
+
+beforeAll(async () => {
+  db = await scratchPostgres(DATABASE_URL, "fenceline_scale");
+  sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  const env = {
+    // Both servers share one budget per key in Redis: one prefix for the pair, apart from every other run.
+    RATE_LIMIT_KEY_PREFIX: `fenceline-scale-${randomBytes(4).toString("hex")}:rl`,
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    REDIS_URL,
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    WEBHOOK_RETRY_DELAYS: "1000,1000",
+    // Long: the held retry of the last test must still be in flight when its server is killed.
+    WEBHOOK_TIMEOUT_MS: "90000",
+  };
+  // Started together: both migrate the fresh database at once (the advisory lock in lib/db/migrate.ts).
+  servers = await Promise.all([startServer({ env, databaseUrl: db.url }), startServer({ env, databaseUrl: db.url })]);
+}, 180_000);
+
+afterAll(async () => {
+  for (const s of servers) await s.stop().catch(() => {});
+  await sql?.end({ timeout: 5 }).catch(() => {});
+  await db?.drop().catch(() => {});
+}, 60_000);
+
+describe("two app servers on one Postgres and Redis, round-robin", () => {
+  it(`the rate limit is exact across both: ${LIMIT + 100} requests over a limit of ${LIMIT} → exactly ${LIMIT} pass`, async () => {
+    const key = await newKey();
+    // The sliding window counts in fixed minutes (plus a weighted share of the previous one): the burst is kept
+    // inside one minute, so the exact expectation holds whatever the wall clock says.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 40_000) await sleep(60_000 - intoMinute + 500);
+    const total = LIMIT + 100;
+    const started = Date.now();
+    const results = await inParallel(Array.from({ length: total }, (_, i) => servers[i % 2]!), 8, async (server) => {
+      const res = await call(server, key, "GET", "/trackables?limit=1");
+      return { server: server.baseUrl, status: res.status };
+    });
+    expect(Date.now() - started, "the burst stayed inside one minute").toBeLessThan(60_000 - (started % 60_000));
+    const count = (status: number, server?: string) => results.filter((r) => r.status === status && (!server || r.server === server)).length;
+    expect(count(200)).toBe(LIMIT);
+    expect(count(429)).toBe(total - LIMIT);
+    // Both servers answered half of the requests, and both refused some: one budget, not one each.
+    for (const s of servers) {
+      expect(count(200, s.baseUrl) + count(429, s.baseUrl)).toBe(total / 2);
+      expect(count(429, s.baseUrl)).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
+  it("40 trackables crossing a fence give exactly 40 entries and 40 signed deliveries, none twice", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const key = await newKey();
+      const fence = await fenceWithHook(key, receiver.url);
+      const ids = await inParallel(Array.from({ length: 40 }, (_, i) => i), 8, async (i) => (await created(api(key, "POST", "/trackables", { name: `truck ${i}` }))).id as string);
+      const t0 = Date.parse("2026-11-22T08:00:00.000Z");
+      // Each trackable drives in: a point outside (to one server), then one inside (to the other).
+      await inParallel(ids, 8, async (id, i) => {
+        const [a, b] = i % 2 === 0 ? [servers[0]!, servers[1]!] : [servers[1]!, servers[0]!];
+        await created(api(key, "POST", `/trackables/${id}/locations`, { latitude: 10.02, longitude: 10, timestamp: new Date(t0).toISOString() }, a));
+        await created(api(key, "POST", `/trackables/${id}/locations`, { latitude: 10, longitude: 10, timestamp: new Date(t0 + 60_000).toISOString() }, b));
+      });
+
+      await receiver.waitFor(40, 60_000);
+      // A duplicate would come from a second server running the same evaluation or delivery: give it time to show.
+      await sleep(3000);
+      const events = await entries(key);
+      expect(events).toHaveLength(40);
+      expect(new Set(events.map((e) => e.trackableId))).toEqual(new Set(ids));
+      expect(events.every((e) => e.geofenceId === fence.id)).toBe(true);
+
+      expect(receiver.received).toHaveLength(40);
+      expect(new Set(receiver.received.map(webhookId)).size).toBe(40);
+      expect(new Set(receiver.received.map((r) => r.json.beacon.id))).toEqual(new Set(ids));
+      expect(receiver.received.every((r) => r.json.event === "geofence.entry" && r.signatureValid && r.standardValid)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
+
+  it("identical posts to both servers at once give one entry (10 trackables)", async () => {
+    const receiver = await startReceiver({ secret: SECRET });
+    try {
+      const key = await newKey();
+      await fenceWithHook(key, receiver.url);
+      const ids = await inParallel(Array.from({ length: 10 }, (_, i) => i), 5, async (i) => (await created(api(key, "POST", `/trackables`, { name: `twin ${i}` }))).id as string);
+      const point = { latitude: 10, longitude: 10.001, timestamp: "2026-11-22T09:00:00.000Z" };
+      await Promise.all(ids.flatMap((id) => servers.map((s) => created(api(key, "POST", `/trackables/${id}/locations`, point, s)))));
+
+      await receiver.waitFor(10, 60_000);
+      await sleep(3000);
+      const events = await entries(key);
+      expect(events.map((e) => e.trackableId).sort()).toEqual([...ids].sort());
+      expect(receiver.received).toHaveLength(10);
+      expect(new Set(receiver.received.map((r) => r.json.beacon.id))).toEqual(new Set(ids));
+      expect(receiver.received.every((r) => r.signatureValid && r.standardValid)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
+
+  it("a retry in flight on a server that is killed (SIGKILL) is sent by the other within the lease", async () => {
+    // Attempt 1 fails (500); the retry (attempt 2) is held by the receiver, so the job stays running on the server
+    // that sent it; that server is killed; attempt 3 comes from the other server once the lease has run out.
+    const receiver = await startReceiver({
+      secret: SECRET,
+      respond: (_r, n) => (n === 1 ? { status: 500, body: "not yet" } : n === 2 ? { status: 200, delayMs: 120_000 } : { status: 200, body: "ok" }),
+    });
+    try {
+      const key = await newKey();
+      await fenceWithHook(key, receiver.url);
+      const t = await created(api(key, "POST", "/trackables", { name: "Killed mid-retry" }));
+      await created(api(key, "POST", `/trackables/${t.id}/locations`, { latitude: 10, longitude: 10 }));
+      const [first, held] = await receiver.waitFor(2, 60_000);
+      expect(webhookId(held!)).toBe(webhookId(first!));
+
+      // The runner holding the delivery job: its lease names the process (runner-<pid>-…).
+      const running = await sql<{ locked_by: string }[]>`
+        select locked_by from jobs where name = 'deliver-webhook' and status = 'running'`;
+      expect(running).toHaveLength(1);
+      const pid = Number(/^runner-(\d+)-/.exec(running[0]!.locked_by)?.[1]);
+      const holder = servers.find((s) => s.process.pid === pid);
+      const survivor = servers.find((s) => s.process.pid !== pid)!;
+      expect(holder, `no server has pid ${pid}`).toBeDefined();
+
+      const killedAt = Date.now();
+      await holder!.kill();
+      const [, , resent] = await receiver.waitFor(3, LEASE_MS + 30_000);
+      expect(webhookId(resent!)).toBe(webhookId(first!));
+      expect(resent!.signatureValid && resent!.standardValid).toBe(true);
+      const tookMs = resent!.at - killedAt;
+      console.log(`[scale] the retry was resent by the other server ${tookMs} ms after the kill (lease ${LEASE_MS} ms)`);
+      // The dead server's lease ends at most LEASE_MS after the kill (it renews every third of it); the survivor polls
+      // every 250 ms. The slack is for a loaded machine.
+      expect(tookMs).toBeLessThan(LEASE_MS + 5_000);
+
+      let d: any;
+      await until(async () => {
+        d = (await call(survivor, key, "GET", `/webhook-deliveries/${webhookId(first!)}`)).body;
+        return d?.status === "succeeded";
+      }, 15_000);
+      expect(d.status).toBe("succeeded");
+      expect(d.attempts.map((x: any) => [x.number, x.interrupted, x.statusCode])).toEqual([
+        [1, false, 500],
+        [2, true, null],
+        [3, false, 200],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  }, 150_000);
+});
