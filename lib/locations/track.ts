@@ -1,9 +1,12 @@
 import type { Ctx } from "@/lib/context";
 import { listLocations } from "./locations";
-import { MAX_BATCH, type Location } from "./schemas";
+import { MAX_BATCH, MAX_EXPORT_POINTS, type Location } from "./schemas";
 
-/** The most points a dashboard track reads; older points in the range are left out and the page says so. */
-export const MAX_TRACK_POINTS = 5000;
+/**
+ * The most points a dashboard track reads (as many as an export holds); older points in the range are left out and
+ * the page says so. The map draws them simplified (lib/locations/simplify.ts).
+ */
+export const MAX_TRACK_POINTS = MAX_EXPORT_POINTS;
 
 /**
  * A trackable's track between the inclusive `from`/`to`: the newest `max` points of the range, read page by page
