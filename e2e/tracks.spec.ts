@@ -133,7 +133,8 @@ test("entry and exit points are marked on the track after crossing a fence; fenc
   // Outside (1 km south), inside, outside again (1 km north), one post each so each is evaluated in turn.
   for (const [lat, m] of [[LAT - 0.009, 12], [LAT, 8], [LAT + 0.009, 4]] as const) {
     expect((await api.post(`/trackables/${id}/locations`, { latitude: lat, longitude: LON, timestamp: minutesAgo(m) })).status).toBe(201);
-    await expect.poll(async () => (await api.get(`/events?trackableId=${id}`)).body.data.length, { timeout: 15_000 }).toBe(m === 12 ? 0 : m === 8 ? 1 : 2);
+    const depotEvents = async () => (await api.get(`/events?trackableId=${id}&geofenceId=${fence.body.id}`)).body.data.length;
+    await expect.poll(depotEvents, { timeout: 15_000 }).toBe(m === 12 ? 0 : m === 8 ? 1 : 2);
   }
 
   await page.goto(`/trackables/${id}`);

@@ -28,13 +28,15 @@ export function FenceShapes({ fences }: { fences: MapFence[] }) {
           <Polygon
             key={f.id}
             positions={f.rings.map((ring) => ring.map(([lon, lat]) => [lat, lon] as [number, number]))}
-            pathOptions={{ ...STYLE, className: "fl-fence" }}
+            pathOptions={STYLE}
+            // A Leaflet option read once, when the path is made (pathOptions only restyle it).
+            className="fl-fence"
             bubblingMouseEvents={false}
           >
             {label}
           </Polygon>
         ) : (
-          <Circle key={f.id} center={[f.latitude, f.longitude]} radius={f.radius} pathOptions={{ ...STYLE, className: "fl-fence" }} bubblingMouseEvents={false}>
+          <Circle key={f.id} center={[f.latitude, f.longitude]} radius={f.radius} pathOptions={STYLE} className="fl-fence" bubblingMouseEvents={false}>
             {label}
           </Circle>
         );
