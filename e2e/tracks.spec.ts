@@ -180,6 +180,7 @@ test("fleet map: overlapping trackables cluster, others keep their labels, fence
   const cluster = map.locator(".fl-cluster");
   await expect(cluster).toHaveCount(1);
   await expect(cluster).toHaveText("2");
+  await expect(cluster.locator("span")).toHaveAttribute("title", "Alpha, Bravo");
   await expect(map.locator('.fl-marker[title="Charlie"]')).toContainText("Charlie");
   await expect(map.locator('.fl-marker[title="Alpha"]')).toHaveCount(0);
   const fence = map.locator("path.fl-fence");

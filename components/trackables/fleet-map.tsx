@@ -9,7 +9,7 @@ import { Marker, Tooltip } from "react-leaflet";
 import MarkerClusterGroup from "react-leaflet-cluster";
 import BaseMap from "@/components/map/base-map";
 import { FenceShapes, fenceBoundsPoints, type MapFence } from "@/components/map/fences";
-import { dotIcon } from "@/components/map/markers";
+import { dotIcon, escapeHtml } from "@/components/map/markers";
 import type { MapConfig } from "@/lib/config/map";
 import type { DeviceStatus } from "@/lib/trackables/status";
 
@@ -26,10 +26,24 @@ export interface FleetMapPoint {
 
 export const STATUS_COLOR: Record<DeviceStatus, string> = { online: "#059669", offline: "#64748b", never: "#94a3b8" };
 
-/** A cluster: how many trackables it holds, as a count in a disc (CSS classes only: nothing for the CSP to refuse). */
-function clusterIcon(cluster: { getChildCount(): number }): L.DivIcon {
+/**
+ * A cluster: how many trackables it holds, as a count in a disc, naming them on hover and to screen readers (CSS
+ * classes only: nothing for the CSP to refuse).
+ */
+function clusterIcon(cluster: { getChildCount(): number; getAllChildMarkers(): L.Marker[] }): L.DivIcon {
   const n = cluster.getChildCount();
-  return L.divIcon({ className: "fl-cluster", html: `<span>${n}</span>`, iconSize: [36, 36], iconAnchor: [18, 18] });
+  const names = cluster
+    .getAllChildMarkers()
+    .map((m) => m.options.title ?? "")
+    .filter(Boolean)
+    .sort((a, b) => a.localeCompare(b));
+  const shown = names.length > 8 ? `${names.slice(0, 8).join(", ")} and ${names.length - 8} more` : names.join(", ");
+  return L.divIcon({
+    className: "fl-cluster",
+    html: `<span title="${escapeHtml(shown)}" aria-label="${n} trackables: ${escapeHtml(shown)}">${n}</span>`,
+    iconSize: [36, 36],
+    iconAnchor: [18, 18],
+  });
 }
 
 export default function FleetMap({
