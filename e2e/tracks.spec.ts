@@ -203,3 +203,31 @@ test("fleet map: overlapping trackables cluster, others keep their labels, fence
   await shot(page, "tracks-fleet-390");
   errors.expectNone();
 });
+
+test("a long track is drawn simplified, not cut: every point counted, the line drawn with far fewer", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "e2e tracks long"));
+  const id = await newTrackable(api, "Long haul");
+  // 6,000 points, one every 10 s over the last ~17 hours: ten straight legs of 600 points each.
+  const start = Date.now() - 6000 * 10_000;
+  const points = Array.from({ length: 6000 }, (_, i) => {
+    const leg = Math.floor(i / 600);
+    const along = (i % 600) / 600;
+    return { latitude: LAT + (leg % 2 === 0 ? along : 1 - along) * 0.05, longitude: LON + i * 0.00002, timestamp: new Date(start + i * 10_000).toISOString() };
+  });
+  for (let i = 0; i < points.length; i += 1000) {
+    expect((await api.post(`/trackables/${id}/locations`, { locations: points.slice(i, i + 1000) })).status).toBe(201);
+  }
+
+  await page.goto(`/trackables/${id}`);
+  const track = page.getByTestId("track-map");
+  await expect(track).toHaveAttribute("data-point-count", "6000");
+  await expect(page.getByTestId("track-point-count")).toContainText("6,000 points");
+  const drawn = Number(await track.getAttribute("data-drawn-count"));
+  expect(drawn).toBeGreaterThanOrEqual(11); // the ten legs' corners and ends
+  expect(drawn).toBeLessThan(100);
+  await expect(page.getByTestId("track-simplified")).toContainText(`The map draws ${drawn} of the 6,000 points`);
+  await expect(page.getByText(/Showing the latest/)).toHaveCount(0);
+  await expect(page.getByText("Newest first, 20 of 6,000 in this range")).toBeVisible();
+  errors.expectNone();
+});
