@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { baseUrl, newAccount, type TestAccount } from "../harness/client";
+import { baseUrl, newAccount, request, type TestAccount } from "../harness/client";
+import { postAction, signIn, signUpUser, uniqueEmail } from "../harness/dashboard";
 import { securitySuite } from "../harness/security";
 import { parseCsv, parseGeoJson, parseGpx, pointOf, type ExportedPoint } from "../support/track-export";
 
@@ -173,6 +174,38 @@ describe("GET /trackables/{id}/locations/export", () => {
     expect(opts.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     const post = await a.api("POST", `/trackables/${id}/locations/export`, {});
     expect(post.status).toBe(405);
+  });
+
+  it("the dashboard's session route streams the same file for the signed-in account; 401 without a session, 404 across accounts", async () => {
+    const user = await signUpUser(baseUrl(), uniqueEmail("export"));
+    const { cookie } = await signIn(baseUrl(), user.email, user.password);
+    const created = await postAction(baseUrl(), { page: "/api-keys", file: "app/(dashboard)/api-keys/actions.ts", name: "createApiKeyAction", args: [{ name: "export" }], cookie });
+    const key = /"(fl_[^"]+)"/.exec(created.text)![1]!;
+    const mine = await request("POST", "/api/v1/trackables", { key, body: { name: "Mine" } });
+    expect(mine.status).toBe(201);
+    const id = mine.body.id as string;
+    const posted = await request("POST", `/api/v1/trackables/${id}/locations`, { key, body: { locations: samplePoints(1000) } });
+    expect(posted.status).toBe(201);
+
+    const path = `/api/internal/trackables/${id}/locations/export?format=csv&from=${encodeURIComponent(at(100))}`;
+    const viaSession = await fetch(`${baseUrl()}${path}`, { headers: { cookie } });
+    expect(viaSession.status).toBe(200);
+    expect(viaSession.headers.get("content-disposition")).toBe('attachment; filename="mine_2026-01-10T1201Z_now.csv"');
+    const viaKey = await download(key, id, `format=csv&from=${encodeURIComponent(at(100))}`);
+    const sessionCsv = parseCsv(await viaSession.text());
+    expect(sessionCsv.points).toHaveLength(900);
+    expect(sessionCsv).toEqual(parseCsv(viaKey.text));
+
+    const anonymous = await fetch(`${baseUrl()}${path}`);
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).error.code).toBe("unauthorized");
+    const other = await newAccount();
+    const theirs = await trackableOf(other);
+    const across = await fetch(`${baseUrl()}/api/internal/trackables/${theirs}/locations/export?format=gpx`, { headers: { cookie } });
+    expect(across.status).toBe(404);
+    expect(await across.json()).toEqual({ error: { code: "not_found", message: `Trackable not found: ${theirs}` } });
+    const bad = await fetch(`${baseUrl()}/api/internal/trackables/${id}/locations/export?format=xml`, { headers: { cookie } });
+    expect(bad.status).toBe(400);
   });
 
   it("exports exactly 100,000 locations; one more in the range is a 400 that says so, and a narrower range works", async () => {
