@@ -12,6 +12,6 @@ export function dotIcon(opts: { color?: string; label?: string; pulse?: boolean 
   });
 }
 
-function escapeHtml(s: string): string {
+export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }

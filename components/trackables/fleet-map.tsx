@@ -1,9 +1,15 @@
 "use client";
-// The trackables list's map: every trackable's latest position, fitted to them all; a marker opens its page.
+// The trackables list's map: every trackable's latest position (labelled, clustered where markers overlap) and the
+// account's geofences, fitted to them all; a marker opens its trackable's page.
+import "leaflet.markercluster/dist/MarkerCluster.css";
+import "@/components/map/marks.css";
+import L from "leaflet";
 import { useRouter } from "next/navigation";
 import { Marker, Tooltip } from "react-leaflet";
+import MarkerClusterGroup from "react-leaflet-cluster";
 import BaseMap from "@/components/map/base-map";
-import { dotIcon } from "@/components/map/markers";
+import { FenceShapes, fenceBoundsPoints, type MapFence } from "@/components/map/fences";
+import { dotIcon, escapeHtml } from "@/components/map/markers";
 import type { MapConfig } from "@/lib/config/map";
 import type { DeviceStatus } from "@/lib/trackables/status";
 
@@ -20,11 +26,52 @@ export interface FleetMapPoint {
 
 export const STATUS_COLOR: Record<DeviceStatus, string> = { online: "#059669", offline: "#64748b", never: "#94a3b8" };
 
-export default function FleetMap({ config, points, className }: { config: MapConfig; points: FleetMapPoint[]; className?: string }) {
+/**
+ * A cluster: how many trackables it holds, as a count in a disc, naming them on hover and to screen readers (CSS
+ * classes only: nothing for the CSP to refuse).
+ */
+function clusterIcon(cluster: { getChildCount(): number; getAllChildMarkers(): L.Marker[] }): L.DivIcon {
+  const n = cluster.getChildCount();
+  const names = cluster
+    .getAllChildMarkers()
+    .map((m) => m.options.title ?? "")
+    .filter(Boolean)
+    .sort((a, b) => a.localeCompare(b));
+  const shown = names.length > 8 ? `${names.slice(0, 8).join(", ")} and ${names.length - 8} more` : names.join(", ");
+  return L.divIcon({
+    className: "fl-cluster",
+    html: `<span title="${escapeHtml(shown)}" aria-label="${n} trackables: ${escapeHtml(shown)}">${n}</span>`,
+    iconSize: [36, 36],
+    iconAnchor: [18, 18],
+  });
+}
+
+export default function FleetMap({
+  config,
+  points,
+  fences = [],
+  className,
+}: {
+  config: MapConfig;
+  points: FleetMapPoint[];
+  fences?: MapFence[];
+  className?: string;
+}) {
   const router = useRouter();
-  const bounds = points.length > 0 ? points.map((p) => [p.latitude, p.longitude] as [number, number]) : undefined;
+  const all = [...points.map((p) => [p.latitude, p.longitude] as [number, number]), ...fenceBoundsPoints(fences)];
+  const bounds = all.length > 0 ? all : undefined;
   return (
     <BaseMap config={config} bounds={bounds} label="Map of trackables" className={className}>
+      <FenceShapes fences={fences} />
+      <MarkerClusterGroup
+        iconCreateFunction={clusterIcon}
+        // Markers carry labels ~100 px wide: cluster those closer than that, never at street level.
+        maxClusterRadius={48}
+        disableClusteringAtZoom={19}
+        showCoverageOnHover={false}
+        spiderfyOnMaxZoom
+        chunkedLoading
+      >
       {points.map((p) => (
         <Marker
           key={p.id}
@@ -44,6 +91,7 @@ export default function FleetMap({ config, points, className }: { config: MapCon
           </Tooltip>
         </Marker>
       ))}
+      </MarkerClusterGroup>
     </BaseMap>
   );
 }

@@ -1,71 +1,263 @@
 "use client";
-// A trackable's track: the path as a line with a small dot per point, the newest point as the marker, and its
-// accuracy circle when the device reported one.
+// A trackable's track: the path as a line with a small dot per drawn point, the newest point as the marker (with its
+// accuracy circle), the geofences that apply to it, its entries and exits marked where they happened, and a playback
+// control that moves a marker along the track in time.
+import "@/components/map/marks.css";
+import L from "leaflet";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Circle, CircleMarker, Marker, Polyline, Tooltip } from "react-leaflet";
 import BaseMap from "@/components/map/base-map";
+import { FenceShapes, type MapFence } from "@/components/map/fences";
 import { dotIcon } from "@/components/map/markers";
 import type { MapConfig } from "@/lib/config/map";
 
 export interface TrackPoint {
   latitude: number;
   longitude: number;
-  time: string;
+  /** ISO 8601 instant, shown in the viewer's time zone. */
+  at: string;
+}
+
+export interface TrackTransition {
+  id: string;
+  type: "geofence.entry" | "geofence.exit";
+  fenceName: string;
+  latitude: number;
+  longitude: number;
+  occurredAt: string;
+  /** Why a synthetic transition happened (e.g. "geofence deleted"); null for a crossing. */
+  note: string | null;
 }
 
 // Tooltips on every dot cost a React tree each; past this many points the line tells the story on its own.
 const DOT_TOOLTIPS_UP_TO = 500;
+export const PLAYBACK_SPEEDS = [1, 10, 60, 600] as const;
+
+/** A time in the viewer's zone, with the zone's name (the UTC instant is in the element's title). */
+export const localTime = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
 
 export default function TrackMap({
   config,
   points,
   latest,
   online,
+  fences = [],
+  transitions = [],
   className,
 }: {
   config: MapConfig;
-  /** Oldest first; the newest is drawn as the marker (`latest`), the others as small dots. */
+  /** The points to draw, oldest first (a long track arrives simplified); the newest is drawn as the marker (`latest`). */
   points: TrackPoint[];
   latest: (TrackPoint & { accuracy: number | null; name: string }) | null;
   online: boolean;
+  fences?: MapFence[];
+  transitions?: TrackTransition[];
   className?: string;
 }) {
   const line = points.map((p) => [p.latitude, p.longitude] as [number, number]);
   const dots = points.slice(0, -1);
   const all = latest ? [...line, [latest.latitude, latest.longitude] as [number, number]] : line;
+  const playback = usePlayback(points);
   return (
-    <BaseMap config={config} bounds={all.length > 0 ? all : undefined} label="Track map" className={className}>
-      {line.length > 1 ? <Polyline positions={line} pathOptions={{ color: "#4f46e5", weight: 3, opacity: 0.8 }} /> : null}
-      {dots.map((p, i) => (
-        <CircleMarker
-          key={`${i}-${p.time}`}
-          center={[p.latitude, p.longitude]}
-          radius={3}
-          pathOptions={{ color: "#ffffff", weight: 1, fillColor: "#4f46e5", fillOpacity: 1 }}
+    <div>
+      <BaseMap config={config} bounds={all.length > 0 ? all : undefined} label="Track map" className={className}>
+        <FenceShapes fences={fences} />
+        {line.length > 1 ? <Polyline positions={line} pathOptions={{ color: "#4f46e5", weight: 3, opacity: 0.8 }} /> : null}
+        {dots.map((p, i) => (
+          <CircleMarker
+            key={`${i}-${p.at}`}
+            center={[p.latitude, p.longitude]}
+            radius={3}
+            pathOptions={{ color: "#ffffff", weight: 1, fillColor: "#4f46e5", fillOpacity: 1 }}
+          >
+            {dots.length <= DOT_TOOLTIPS_UP_TO ? <Tooltip>{localTime(p.at)}</Tooltip> : null}
+          </CircleMarker>
+        ))}
+        {latest?.accuracy ? (
+          <Circle
+            center={[latest.latitude, latest.longitude]}
+            radius={latest.accuracy}
+            pathOptions={{ color: "#4f46e5", weight: 1, fillColor: "#6366f1", fillOpacity: 0.12 }}
+            interactive={false}
+          />
+        ) : null}
+        {latest ? (
+          <Marker
+            position={[latest.latitude, latest.longitude]}
+            icon={dotIcon({ color: online ? "#059669" : "#4f46e5", pulse: online })}
+            title={`${latest.name}: latest position`}
+            zIndexOffset={1000}
+          >
+            <Tooltip direction="top" offset={[0, -10]}>
+              <span className="block font-semibold">Latest position</span>
+              <span className="block text-slate-600">{localTime(latest.at)}</span>
+            </Tooltip>
+          </Marker>
+        ) : null}
+        {transitions.map((t) => (
+          <TransitionMark key={t.id} transition={t} />
+        ))}
+        {playback.position ? (
+          <Marker position={playback.position} icon={PLAYBACK_ICON} title="Playback position" zIndexOffset={2000} interactive={false} keyboard={false} />
+        ) : null}
+      </BaseMap>
+      {points.length > 1 ? <PlaybackControls playback={playback} /> : null}
+    </div>
+  );
+}
+
+const PLAYBACK_ICON = L.divIcon({ className: "fl-playback", html: "<span></span>", iconSize: [22, 22], iconAnchor: [11, 11] });
+const TRANSITION_ICONS = {
+  "geofence.entry": L.divIcon({ className: "fl-transition fl-transition-entry", html: '<span aria-hidden="true">→</span>', iconSize: [20, 20], iconAnchor: [10, 10] }),
+  "geofence.exit": L.divIcon({ className: "fl-transition fl-transition-exit", html: '<span aria-hidden="true">←</span>', iconSize: [20, 20], iconAnchor: [10, 10] }),
+};
+
+function TransitionMark({ transition: t }: { transition: TrackTransition }) {
+  const verb = t.type === "geofence.entry" ? "Entered" : "Left";
+  return (
+    <Marker position={[t.latitude, t.longitude]} icon={TRANSITION_ICONS[t.type]} title={`${verb} ${t.fenceName}`} zIndexOffset={1500}>
+      <Tooltip direction="top" offset={[0, -10]}>
+        <span className="block font-semibold">
+          {verb} {t.fenceName}
+        </span>
+        <span className="block text-slate-600">
+          <time dateTime={t.occurredAt} title={t.occurredAt}>
+            {localTime(t.occurredAt)}
+          </time>
+          {t.note ? ` · ${t.note}` : null}
+        </span>
+      </Tooltip>
+    </Marker>
+  );
+}
+
+interface Playback {
+  /** Milliseconds since the track's first point; null before playback is first used. */
+  elapsed: number | null;
+  duration: number;
+  start: number;
+  playing: boolean;
+  speed: number;
+  position: [number, number] | null;
+  toggle(): void;
+  seek(ms: number): void;
+  setSpeed(s: number): void;
+}
+
+/** Where the track was at each instant (linear between points), and a clock that runs at `speed` while playing. */
+function usePlayback(points: TrackPoint[]): Playback {
+  const times = useMemo(() => points.map((p) => Date.parse(p.at)), [points]);
+  const start = times[0] ?? 0;
+  const duration = times.length > 1 ? times.at(-1)! - start : 0;
+  const [elapsed, setElapsedState] = useState<number | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState<number>(60);
+  // The clock's value for the animation loop, which must not wait for a render to read it.
+  const clock = useRef<number | null>(null);
+  const setElapsed = (ms: number) => {
+    clock.current = ms;
+    setElapsedState(ms);
+  };
+
+  useEffect(() => {
+    if (!playing) return;
+    let frame = 0;
+    let last = performance.now();
+    const tick = (now: number) => {
+      const next = Math.min(duration, (clock.current ?? 0) + (now - last) * speed);
+      last = now;
+      clock.current = next;
+      setElapsedState(next);
+      if (next >= duration) setPlaying(false);
+      else frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [playing, speed, duration]);
+
+  const position = useMemo((): [number, number] | null => {
+    if (elapsed === null || points.length === 0) return null;
+    const t = start + elapsed;
+    // The last point at or before t (binary search), then linear towards the next.
+    let lo = 0;
+    let hi = times.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (times[mid]! <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    const a = points[lo]!;
+    const b = points[lo + 1];
+    if (!b || times[lo + 1] === times[lo]) return [a.latitude, a.longitude];
+    const f = (t - times[lo]!) / (times[lo + 1]! - times[lo]!);
+    return [a.latitude + (b.latitude - a.latitude) * f, a.longitude + (b.longitude - a.longitude) * f];
+  }, [elapsed, points, times, start]);
+
+  return {
+    elapsed,
+    duration,
+    start,
+    playing,
+    speed,
+    position,
+    toggle: () => {
+      if (playing) return setPlaying(false);
+      // At the end (or never started): play from the beginning.
+      if (elapsed === null || elapsed >= duration) setElapsed(0);
+      setPlaying(true);
+    },
+    seek: (ms) => setElapsed(Math.max(0, Math.min(duration, ms))),
+    setSpeed,
+  };
+}
+
+function PlaybackControls({ playback: p }: { playback: Playback }) {
+  const current = new Date(p.start + (p.elapsed ?? 0)).toISOString();
+  return (
+    <div
+      className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200 ring-inset"
+      role="group"
+      aria-label="Playback"
+      data-testid="playback"
+      data-playback-time={p.elapsed === null ? "" : current}
+    >
+      <button
+        type="button"
+        onClick={p.toggle}
+        className="inline-flex h-9 min-w-20 items-center justify-center gap-1.5 rounded-md bg-indigo-600 px-3 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+      >
+        <span aria-hidden="true">{p.playing ? "❚❚" : "▶"}</span>
+        {p.playing ? "Pause" : "Play"}
+      </button>
+      <label className="flex items-center gap-1.5 text-sm text-slate-700">
+        Speed
+        <select
+          value={p.speed}
+          onChange={(e) => p.setSpeed(Number(e.target.value))}
+          className="h-9 rounded-md border-0 bg-white py-1 pr-8 pl-2 text-sm text-slate-900 ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-indigo-600"
         >
-          {dots.length <= DOT_TOOLTIPS_UP_TO ? <Tooltip>{p.time}</Tooltip> : null}
-        </CircleMarker>
-      ))}
-      {latest?.accuracy ? (
-        <Circle
-          center={[latest.latitude, latest.longitude]}
-          radius={latest.accuracy}
-          pathOptions={{ color: "#4f46e5", weight: 1, fillColor: "#6366f1", fillOpacity: 0.12 }}
-          interactive={false}
-        />
-      ) : null}
-      {latest ? (
-        <Marker
-          position={[latest.latitude, latest.longitude]}
-          icon={dotIcon({ color: online ? "#059669" : "#4f46e5", pulse: online })}
-          title={`${latest.name}: latest position`}
-          zIndexOffset={1000}
-        >
-          <Tooltip direction="top" offset={[0, -10]}>
-            <span className="block font-semibold">Latest position</span>
-            <span className="block text-slate-600">{latest.time}</span>
-          </Tooltip>
-        </Marker>
-      ) : null}
-    </BaseMap>
+          {PLAYBACK_SPEEDS.map((s) => (
+            <option key={s} value={s}>
+              {s}×
+            </option>
+          ))}
+        </select>
+      </label>
+      <input
+        type="range"
+        aria-label="Playback time"
+        aria-valuetext={localTime(current)}
+        min={0}
+        max={Math.max(1, Math.round(p.duration / 1000))}
+        step={1}
+        value={Math.round((p.elapsed ?? 0) / 1000)}
+        onChange={(e) => p.seek(Number(e.target.value) * 1000)}
+        className="h-9 min-w-0 flex-1 basis-40 accent-indigo-600"
+      />
+      <time dateTime={current} title={current} className="w-full text-xs text-slate-600 tabular-nums sm:w-auto" data-testid="playback-time">
+        {localTime(current)}
+      </time>
+    </div>
   );
 }

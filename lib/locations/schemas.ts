@@ -120,3 +120,44 @@ export const LocationHistoryQuery = z
     path: ["from"],
   });
 export type LocationHistoryQuery = z.infer<typeof LocationHistoryQuery>;
+
+/** The most locations one export holds: a range with more is refused (400), never cut short. */
+export const MAX_EXPORT_POINTS = 100_000;
+
+export const EXPORT_FORMATS = ["gpx", "geojson", "csv"] as const;
+export const ExportFormat = z.enum(EXPORT_FORMATS, { error: 'must be "gpx", "geojson" or "csv"' }).meta({
+  description: "gpx (a GPX 1.1 track), geojson (a FeatureCollection of Points) or csv (one row per location, with a header)",
+  example: "gpx",
+});
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+export const LocationExportQuery = z
+  .object({
+    format: ExportFormat,
+    from: QueryTime.optional().meta({ description: "Inclusive lower bound on timestamp" }),
+    to: QueryTime.optional().meta({ description: "Inclusive upper bound on timestamp" }),
+  })
+  .refine((q) => !q.from || !q.to || q.from.getTime() <= q.to.getTime(), {
+    message: "must not be after to",
+    path: ["from"],
+  });
+export type LocationExportQuery = z.infer<typeof LocationExportQuery>;
+
+/** The namespace of the GPX export's extension elements (fl:accuracy, fl:speed, fl:heading, fl:battery). */
+export const GPX_EXTENSIONS_NS = "https://fenceline.dev/xmlns/gpx-extensions/1";
+
+/** The CSV export's columns, in order (the header row). */
+export const CSV_COLUMNS = [
+  "id",
+  "timestamp",
+  "latitude",
+  "longitude",
+  "accuracy",
+  "altitude",
+  "speed",
+  "heading",
+  "battery",
+  "source",
+  "receivedAt",
+] as const satisfies readonly (keyof Location)[];
+

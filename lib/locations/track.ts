@@ -1,9 +1,15 @@
 import type { Ctx } from "@/lib/context";
 import { listLocations } from "./locations";
-import { MAX_BATCH, type Location } from "./schemas";
+import { MAX_EXPORT_POINTS, type Location } from "./schemas";
 
-/** The most points a dashboard track reads; older points in the range are left out and the page says so. */
-export const MAX_TRACK_POINTS = 5000;
+// Pages of the history verb larger than the API allows a client: a long track is read in 10 round trips, not 100.
+const TRACK_PAGE = 10_000;
+
+/**
+ * The most points a dashboard track reads (as many as an export holds); older points in the range are left out and
+ * the page says so. The map draws them simplified (lib/locations/simplify.ts).
+ */
+export const MAX_TRACK_POINTS = MAX_EXPORT_POINTS;
 
 /**
  * A trackable's track between the inclusive `from`/`to`: the newest `max` points of the range, read page by page
@@ -29,7 +35,7 @@ export async function readTrack({
     const page = await listLocations({
       ctx,
       trackableId,
-      query: { from, to, limit: Math.min(MAX_BATCH, max - newestFirst.length), cursor, order: "desc" },
+      query: { from, to, limit: Math.min(TRACK_PAGE, max - newestFirst.length), cursor, order: "desc" },
     });
     newestFirst.push(...page.data);
     if (!page.nextCursor) return { points: newestFirst.reverse(), truncated: false };

@@ -2,12 +2,16 @@ import "zod-openapi";
 import { z } from "zod";
 import {
   createDocument,
+  type ZodOpenApiContentObject,
   type ZodOpenApiOperationObject,
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from "zod-openapi";
 import { ErrorBody, type ErrorCode } from "@/lib/http/errors";
-import { LocationHistoryQuery, LocationList, LocationPage, Location, PostLocationsInput } from "@/lib/locations/schemas";
+import {
+  CSV_COLUMNS,
+  GPX_EXTENSIONS_NS,
+  LocationExportQuery, LocationHistoryQuery, LocationList, LocationPage, Location, MAX_EXPORT_POINTS, PostLocationsInput } from "@/lib/locations/schemas";
 import {
   CreateGeofenceInput,
   Geofence,
@@ -89,7 +93,14 @@ interface Op {
   path?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
-  ok: { status: "200" | "201" | "202" | "204"; schema?: z.ZodType; description: string };
+  ok: {
+    status: "200" | "201" | "202" | "204";
+    schema?: z.ZodType;
+    description: string;
+    /** A response that is not JSON (a download): its media types instead of the JSON schema. */
+    content?: ZodOpenApiContentObject;
+    headers?: z.ZodObject;
+  };
   errors?: ErrorCode[];
   withBody?: boolean;
   /** The body may be left out (every field has a default). */
@@ -107,8 +118,8 @@ function op(o: Op): ZodOpenApiOperationObject {
   const responses: ZodOpenApiResponsesObject = {
     [o.ok.status]: {
       description: o.ok.description,
-      headers: rateLimitHeaders,
-      ...(o.ok.schema ? { content: { "application/json": { schema: o.ok.schema } } } : {}),
+      headers: o.ok.headers ? rateLimitHeaders.extend(o.ok.headers.shape) : rateLimitHeaders,
+      ...(o.ok.content ? { content: o.ok.content } : o.ok.schema ? { content: { "application/json": { schema: o.ok.schema } } } : {}),
     },
   };
   for (const code of [...errors].sort((a, b) => STATUS[a].localeCompare(STATUS[b]))) responses[STATUS[code]] = errorResponse(code);
@@ -245,6 +256,39 @@ const paths: ZodOpenApiPathsObject = {
       path: trackableIdPath,
       body: PostLocationsInput,
       ok: { status: "201", schema: LocationList, description: "The stored locations, in input order" },
+      errors: ["not_found"],
+    }),
+  },
+  "/trackables/{trackableId}/locations/export": {
+    get: op({
+      id: "exportLocations",
+      tag: "Locations",
+      summary: "Export a trackable's location history",
+      description:
+        "The locations between the inclusive `from` and `to` (the whole history without them), oldest first, as a " +
+        "download in one of three formats, streamed as it is read. `gpx`: a GPX 1.1 document with one track segment; " +
+        "each `trkpt` has `ele` (altitude) and `time`, and `accuracy`, `speed`, `heading` and `battery` in its " +
+        "`extensions` (namespace `" + GPX_EXTENSIONS_NS + "`, prefix `fl`). `geojson`: a FeatureCollection of Point features " +
+        "(`[longitude, latitude]`, or with altitude as a third value), the location's id as the feature's `id`, every " +
+        "other field in `properties`. `csv`: RFC 4180 with a header row (`" + CSV_COLUMNS.join(",") + "`), CRLF line " +
+        "ends, empty cells for values not reported. " +
+        `An export holds at most ${MAX_EXPORT_POINTS.toLocaleString("en")} locations: a range with more is refused with 400 ` +
+        "`invalid_request` before anything is sent (narrow it with `from`/`to` and export it in parts), never cut short. " +
+        "Counts as one request against the rate limit. `Content-Disposition` names the file.",
+      path: trackableIdPath,
+      query: LocationExportQuery,
+      ok: {
+        status: "200",
+        description: "The export, as an attachment",
+        headers: z.object({
+          "Content-Disposition": z.string().meta({ description: "attachment, with the file's name", example: 'attachment; filename="van-12.gpx"' }),
+        }),
+        content: {
+          "application/gpx+xml": { schema: z.string().meta({ description: "format=gpx: a GPX 1.1 document" }) },
+          "application/geo+json": { schema: z.string().meta({ description: "format=geojson: a GeoJSON FeatureCollection of Points" }) },
+          "text/csv": { schema: z.string().meta({ description: "format=csv: a header row, then one row per location" }) },
+        },
+      },
       errors: ["not_found"],
     }),
   },

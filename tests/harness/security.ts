@@ -6,6 +6,8 @@ export interface RouteUnderTest {
   /** Builds the path (under /api/v1) for an account that owns the objects it names. */
   path: (owner: TestAccount) => Promise<string> | string;
   body?: unknown;
+  /** The media type of a successful answer (default application/json; a download has its own). */
+  contentType?: string;
 }
 
 /**
@@ -52,7 +54,7 @@ export function securitySuite(name: string, r: RouteUnderTest, opts: { tenancy?:
       expect(res.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
       expect(res.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
       expect(Number(res.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000 - 1);
-      if (res.status !== 204) expect(res.headers.get("content-type")).toContain("application/json");
+      if (res.status !== 204) expect(res.headers.get("content-type")).toContain(res.status < 300 ? (r.contentType ?? "application/json") : "application/json");
     });
 
     if (opts.tenancy !== false) {

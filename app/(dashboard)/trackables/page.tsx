@@ -15,6 +15,7 @@ import { exactTime, relativeTime } from "@/lib/dashboard/format";
 import { ApiError } from "@/lib/http/errors";
 import { getTrackableStatuses, listTrackablePositions } from "@/lib/trackables/status";
 import { listTrackables } from "@/lib/trackables/trackables";
+import { listAllGeofences } from "@/lib/geofences/geofences";
 
 export const metadata: Metadata = { title: "Trackables" };
 
@@ -37,9 +38,10 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
     badCursor = true;
     page = await listTrackables({ ctx, query: { limit: PAGE_SIZE } });
   }
-  const [statuses, positions] = await Promise.all([
+  const [statuses, positions, fences] = await Promise.all([
     getTrackableStatuses({ ctx, trackables: page.data, now }),
     listTrackablePositions({ ctx, limit: MAP_LIMIT, now }),
+    listAllGeofences({ ctx }),
   ]);
   const threshold = env().BATTERY_LOW_THRESHOLD;
   const appUrl = env().APP_URL;
@@ -111,6 +113,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
           <FleetMap
             config={mapConfig()}
             className="h-72 w-full sm:h-96"
+            fences={fences.map((g) => ({ id: g.id, name: g.name, latitude: g.latitude, longitude: g.longitude, radius: g.radius, rings: g.geometry?.coordinates ?? null }))}
             points={positions.data.map((p) => ({
               id: p.id,
               name: p.name,

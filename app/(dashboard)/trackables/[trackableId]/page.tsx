@@ -10,6 +10,7 @@ import { ShareLinksPanel } from "@/components/share-links/share-links-panel";
 import { ConnectDevicePanel } from "@/components/devices/connect-device-panel";
 import { EventTimeline } from "@/components/trackables/event-timeline";
 import { RangePicker } from "@/components/trackables/range-picker";
+import { ExportForm } from "@/components/trackables/export-form";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
 import { LiveRefresh } from "@/components/live/live-refresh";
 import { Badge, Card, ScrollTable, Time } from "@/components/ui";
@@ -28,6 +29,8 @@ import { getTrackable } from "@/lib/trackables/trackables";
 import { listEvents } from "@/lib/events/events";
 import { listAllGeofences } from "@/lib/geofences/geofences";
 import { listTrackableGeofences } from "@/lib/geofences/occupancy";
+import { readTransitions } from "@/lib/events/transitions";
+import { simplifyForDrawing } from "@/lib/locations/simplify";
 
 type Props = {
   params: Promise<{ trackableId: string }>;
@@ -53,7 +56,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
   const trackable = await loadTrackable(trackableId);
   const now = new Date();
   const range = parseTimeRange(await searchParams, now);
-  const [track, statuses, shareLinks, deviceTokens, inside, events, fences] = await Promise.all([
+  const [track, statuses, shareLinks, deviceTokens, inside, events, fences, transitions] = await Promise.all([
     readTrack({ ctx, trackableId, from: range.from, to: range.to }),
     getTrackableStatuses({ ctx, trackables: [trackable], now }),
     listShareLinks({ ctx, query: { trackableId, active: true, limit: 100 }, now }),
@@ -61,7 +64,11 @@ export default async function TrackablePage({ params, searchParams }: Props) {
     listTrackableGeofences({ ctx, trackableId, query: { limit: 100 } }),
     listEvents({ ctx, query: { trackableId, limit: RECENT_ROWS } }),
     listAllGeofences({ ctx }),
+    readTransitions({ ctx, trackableId, from: range.from, to: range.to }),
   ]);
+  // The map draws a simplified line when the track is long; the table and the export keep every point.
+  const drawn = simplifyForDrawing(track.points);
+  const trackFences = fences.filter((g) => g.trackableIds === null || g.trackableIds.includes(trackable.id));
   const geofenceNames = new Map(fences.map((g) => [g.id, g.name]));
   const status = statuses.get(trackable.id)!;
   const threshold = env().BATTERY_LOW_THRESHOLD;
@@ -131,6 +138,13 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                 </p>
               </div>
               <RangePicker basePath={basePath} range={range} />
+              {track.points.length > 0 ? <ExportForm trackableId={trackable.id} range={range} /> : null}
+              {drawn.length < track.points.length ? (
+                <p className="text-xs text-slate-500" data-testid="track-simplified">
+                  The map draws {drawn.length.toLocaleString("en")} of the {track.points.length.toLocaleString("en")} points (simplified
+                  for drawing); the table and the download hold every point.
+                </p>
+              ) : null}
               {track.truncated ? (
                 <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200 ring-inset" role="status">
                   Showing the latest {MAX_TRACK_POINTS.toLocaleString("en")} points of this range; narrow the range to see older ones.
@@ -142,21 +156,38 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                 </p>
               ) : null}
             </div>
-            <div data-testid="track-map" data-point-count={track.points.length}>
+            <div data-testid="track-map" data-point-count={track.points.length} data-drawn-count={drawn.length}>
               <TrackMap
                 key={`${range.preset}:${range.fromInput}:${range.toInput}`}
                 config={mapConfig()}
                 className="h-80 w-full sm:h-[28rem]"
                 // The live colour only when the highlighted point is the trackable's newest, not an old range's end.
                 online={status.status === "online" && marker?.id === latest.id}
-                points={track.points.map((p) => ({ latitude: p.latitude, longitude: p.longitude, time: exactTime(new Date(p.timestamp)) }))}
+                points={drawn.map((p) => ({ latitude: p.latitude, longitude: p.longitude, at: p.timestamp }))}
+                fences={trackFences.map((g) => ({
+                  id: g.id,
+                  name: g.name,
+                  latitude: g.latitude,
+                  longitude: g.longitude,
+                  radius: g.radius,
+                  rings: g.geometry?.coordinates ?? null,
+                }))}
+                transitions={transitions.map((t) => ({
+                  id: t.id,
+                  type: t.type,
+                  fenceName: geofenceNames.get(t.geofenceId) ?? "a deleted geofence",
+                  latitude: t.latitude,
+                  longitude: t.longitude,
+                  occurredAt: t.occurredAt,
+                  note: t.reason && t.reason !== "crossing" ? t.reason.replaceAll("_", " ") : null,
+                }))}
                 latest={
                   marker
                     ? {
                         latitude: marker.latitude,
                         longitude: marker.longitude,
                         accuracy: marker.accuracy,
-                        time: exactTime(new Date(marker.timestamp)),
+                        at: marker.timestamp,
                         name: trackable.name,
                       }
                     : null

@@ -1,0 +1,20 @@
+import { getSession } from "@/lib/auth/session";
+import { ApiError } from "./errors";
+import { toErrorResponse, type HandlerArgs, type RouteHandler } from "./handler";
+
+/**
+ * For the dashboard's own route handlers (downloads a page links to): the signed-in user's account as ctx, 401 in the
+ * API's envelope without a session, and every error mapped like the API's. The handler then calls the same verb as
+ * its /api/v1 twin.
+ */
+export function withSession(handler: (args: HandlerArgs) => Promise<Response>): RouteHandler {
+  return async (req, context) => {
+    try {
+      const session = await getSession();
+      if (!session) throw new ApiError("unauthorized", "Not signed in: sign in to the dashboard first");
+      return await handler({ req, ctx: session.ctx, params: await context.params });
+    } catch (err) {
+      return toErrorResponse(err, req);
+    }
+  };
+}
