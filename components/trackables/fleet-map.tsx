@@ -12,6 +12,7 @@ import { FenceShapes, fenceBoundsPoints, type MapFence } from "@/components/map/
 import { dotIcon, escapeHtml } from "@/components/map/markers";
 import type { MapConfig } from "@/lib/config/map";
 import type { DeviceStatus } from "@/lib/trackables/status";
+import { Time } from "@/components/ui/time";
 
 export interface FleetMapPoint {
   id: string;
@@ -20,8 +21,8 @@ export interface FleetMapPoint {
   latitude: number;
   longitude: number;
   status: DeviceStatus;
-  lastSeen: string;
-  lastSeenExact: string;
+  /** ISO instant, shown relative and in the viewer's zone on hover. */
+  lastSeenAt: string;
 }
 
 export const STATUS_COLOR: Record<DeviceStatus, string> = { online: "#059669", offline: "#64748b", never: "#94a3b8" };
@@ -85,8 +86,8 @@ export default function FleetMap({
             <span className="block text-slate-600">
               {p.type} · {p.status === "online" ? "online" : "offline"}
             </span>
-            <span className="block text-slate-600" title={p.lastSeenExact}>
-              Last seen {p.lastSeen}
+            <span className="block text-slate-600">
+              Last seen <Time value={p.lastSeenAt} relative />
             </span>
           </Tooltip>
         </Marker>

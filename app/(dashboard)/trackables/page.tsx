@@ -11,7 +11,6 @@ import { Alert, ButtonLink, Card, EmptyState, PageHeader, ScrollTable, Time } fr
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
-import { exactTime, relativeTime } from "@/lib/dashboard/format";
 import { ApiError } from "@/lib/http/errors";
 import { getTrackableStatuses, listTrackablePositions } from "@/lib/trackables/status";
 import { listTrackables } from "@/lib/trackables/trackables";
@@ -121,8 +120,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
               latitude: p.location.latitude,
               longitude: p.location.longitude,
               status: p.status,
-              lastSeen: relativeTime(new Date(p.lastSeenAt), now),
-              lastSeenExact: exactTime(new Date(p.lastSeenAt)),
+              lastSeenAt: new Date(p.lastSeenAt).toISOString(),
             }))}
           />
           {positions.truncated ? (

@@ -17,7 +17,7 @@ import { Badge, Card, ScrollTable, Time } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
-import { exactTime, formatCoord } from "@/lib/dashboard/format";
+import { formatCoord } from "@/lib/dashboard/format";
 import { parseTimeRange } from "@/lib/dashboard/time-range";
 import type { Location } from "@/lib/locations/schemas";
 import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
