@@ -101,12 +101,12 @@ function OperationSection({
   return (
     <section id={op.operationId} className="scroll-mt-6 border-t border-slate-200 py-8">
       <h3 className="text-lg font-semibold text-slate-900">{op.summary}</h3>
-      <div className="mt-2 flex items-center gap-3">
+      <div className="mt-2 flex flex-wrap items-center gap-3">
         <MethodBadge method={method} />
         {webhook ? (
-          <code className="font-mono text-sm text-slate-800">{path} → your endpoint</code>
+          <code className="min-w-0 font-mono text-sm break-all text-slate-800">{path} → your endpoint</code>
         ) : (
-          <code className="font-mono text-sm text-slate-800">/api/v1{path}</code>
+          <code className="min-w-0 font-mono text-sm break-all text-slate-800">/api/v1{path}</code>
         )}
       </div>
       {op.description ? (
@@ -117,7 +117,8 @@ function OperationSection({
       {op.parameters?.length ? (
         <div className="mt-5">
           <h4 className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Parameters</h4>
-          <table className="mt-2 w-full text-left text-sm">
+          <ScrollTable label="Parameters" className="mt-2">
+          <table className="w-full text-left text-sm">
             <tbody className="divide-y divide-slate-100">
               {op.parameters.map((p) => (
                 <tr key={`${p.in}-${p.name}`} className="align-top">
@@ -134,6 +135,7 @@ function OperationSection({
               ))}
             </tbody>
           </table>
+          </ScrollTable>
         </div>
       ) : null}
       {body ? (
@@ -228,7 +230,7 @@ export function ApiReference({ doc }: { doc: OpenApiDoc }) {
           <h2 className="text-2xl font-semibold tracking-tight">Objects</h2>
           {Object.entries(components).map(([name, schema]) => (
             <section key={name} id={`schema-${name}`} className="scroll-mt-6 border-t border-slate-200 py-6">
-              <h3 className="font-mono text-base font-semibold">{name}</h3>
+              <h3 className="font-mono text-base font-semibold break-all">{name}</h3>
               {schema.description ? <p className="mt-1 text-sm text-slate-600">{schema.description}</p> : null}
               <div className="mt-3">
                 <FieldTable schema={schema} components={components} />
