@@ -47,17 +47,19 @@ function FieldTable({ schema, components }: { schema: JsonSchema; components: Co
   const rows = fieldRows(schema, components);
   if (rows.length === 0) return <p className="text-sm text-slate-600">{typeLabel(schema, components)}</p>;
   return (
+    // On a phone each field stacks (name and type, then its description) instead of a three-column row; from sm up a
+    // table, which scrolls in place when a long type needs it.
     <ScrollTable label="Fields">
-      <table className="w-full text-left text-sm">
-        <tbody className="divide-y divide-slate-100">
+      <table className="block w-full text-left text-sm sm:table">
+        <tbody className="block divide-y divide-slate-100 sm:table-row-group">
           {rows.map((r) => (
-            <tr key={r.name} className="align-top">
-              <td className="py-2 pr-4 whitespace-nowrap">
+            <tr key={r.name} className="block py-2 align-top sm:table-row sm:py-0">
+              <td className="inline sm:table-cell sm:py-2 sm:pr-4 sm:whitespace-nowrap">
                 <code className="font-mono text-[13px] font-semibold text-slate-900">{r.name}</code>
                 {r.required ? <span className="ml-2 text-xs font-medium text-rose-700">required</span> : null}
               </td>
-              <td className="py-2 pr-4 font-mono text-xs text-slate-500">{r.type}</td>
-              <td className="py-2 text-slate-700">
+              <td className="ml-2 inline font-mono text-xs break-all text-slate-500 sm:ml-0 sm:table-cell sm:py-2 sm:pr-4 sm:break-normal">{r.type}</td>
+              <td className="mt-1 block text-slate-700 sm:mt-0 sm:table-cell sm:py-2">
                 <InlineText text={r.description} />
                 {r.constraints.length > 0 ? <span className="ml-1 text-xs text-slate-500">({r.constraints.join(", ")})</span> : null}
               </td>
