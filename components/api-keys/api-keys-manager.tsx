@@ -92,7 +92,7 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
       {active.length === 0 && revoked.length === 0 ? (
         <EmptyState title="No API keys yet">Create a key above to start calling the API.</EmptyState>
       ) : (
-        <Card>
+        <Card className="overflow-hidden">
           <ScrollTable label="API keys">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">

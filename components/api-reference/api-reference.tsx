@@ -47,17 +47,19 @@ function FieldTable({ schema, components }: { schema: JsonSchema; components: Co
   const rows = fieldRows(schema, components);
   if (rows.length === 0) return <p className="text-sm text-slate-600">{typeLabel(schema, components)}</p>;
   return (
+    // On a phone each field stacks (name and type, then its description) instead of a three-column row; from sm up a
+    // table, which scrolls in place when a long type needs it.
     <ScrollTable label="Fields">
-      <table className="w-full text-left text-sm">
-        <tbody className="divide-y divide-slate-100">
+      <table className="block w-full text-left text-sm sm:table">
+        <tbody className="block divide-y divide-slate-100 sm:table-row-group">
           {rows.map((r) => (
-            <tr key={r.name} className="align-top">
-              <td className="py-2 pr-4 whitespace-nowrap">
+            <tr key={r.name} className="block py-2 align-top sm:table-row sm:py-0">
+              <td className="inline sm:table-cell sm:py-2 sm:pr-4 sm:whitespace-nowrap">
                 <code className="font-mono text-[13px] font-semibold text-slate-900">{r.name}</code>
                 {r.required ? <span className="ml-2 text-xs font-medium text-rose-700">required</span> : null}
               </td>
-              <td className="py-2 pr-4 font-mono text-xs text-slate-500">{r.type}</td>
-              <td className="py-2 text-slate-700">
+              <td className="ml-2 inline font-mono text-xs break-all text-slate-500 sm:ml-0 sm:table-cell sm:py-2 sm:pr-4 sm:break-normal">{r.type}</td>
+              <td className="mt-1 block text-slate-700 sm:mt-0 sm:table-cell sm:py-2">
                 <InlineText text={r.description} />
                 {r.constraints.length > 0 ? <span className="ml-1 text-xs text-slate-500">({r.constraints.join(", ")})</span> : null}
               </td>
@@ -101,12 +103,12 @@ function OperationSection({
   return (
     <section id={op.operationId} className="scroll-mt-6 border-t border-slate-200 py-8">
       <h3 className="text-lg font-semibold text-slate-900">{op.summary}</h3>
-      <div className="mt-2 flex items-center gap-3">
+      <div className="mt-2 flex flex-wrap items-center gap-3">
         <MethodBadge method={method} />
         {webhook ? (
-          <code className="font-mono text-sm text-slate-800">{path} → your endpoint</code>
+          <code className="min-w-0 font-mono text-sm break-all text-slate-800">{path} → your endpoint</code>
         ) : (
-          <code className="font-mono text-sm text-slate-800">/api/v1{path}</code>
+          <code className="min-w-0 font-mono text-sm break-all text-slate-800">/api/v1{path}</code>
         )}
       </div>
       {op.description ? (
@@ -117,7 +119,8 @@ function OperationSection({
       {op.parameters?.length ? (
         <div className="mt-5">
           <h4 className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Parameters</h4>
-          <table className="mt-2 w-full text-left text-sm">
+          <ScrollTable label="Parameters" className="mt-2">
+          <table className="w-full text-left text-sm">
             <tbody className="divide-y divide-slate-100">
               {op.parameters.map((p) => (
                 <tr key={`${p.in}-${p.name}`} className="align-top">
@@ -134,6 +137,7 @@ function OperationSection({
               ))}
             </tbody>
           </table>
+          </ScrollTable>
         </div>
       ) : null}
       {body ? (
@@ -228,7 +232,7 @@ export function ApiReference({ doc }: { doc: OpenApiDoc }) {
           <h2 className="text-2xl font-semibold tracking-tight">Objects</h2>
           {Object.entries(components).map(([name, schema]) => (
             <section key={name} id={`schema-${name}`} className="scroll-mt-6 border-t border-slate-200 py-6">
-              <h3 className="font-mono text-base font-semibold">{name}</h3>
+              <h3 className="font-mono text-base font-semibold break-all">{name}</h3>
               {schema.description ? <p className="mt-1 text-sm text-slate-600">{schema.description}</p> : null}
               <div className="mt-3">
                 <FieldTable schema={schema} components={components} />

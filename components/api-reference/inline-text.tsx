@@ -8,7 +8,7 @@ export function InlineText({ text }: { text: string }) {
       {parts.map((part, i) => {
         if (part.startsWith("`") && part.endsWith("`") && part.length > 1) {
           return (
-            <code key={i} className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">
+            <code key={i} className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] [overflow-wrap:anywhere] text-slate-800">
               {part.slice(1, -1)}
             </code>
           );

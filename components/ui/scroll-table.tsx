@@ -37,7 +37,7 @@ export function ScrollTable({ label, className, children }: { label: string; cla
       <div className="relative">
       <div
         ref={ref}
-        className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        className="overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600"
         // Focusable only when it scrolls: axe asks for keyboard access to scrollable regions.
         tabIndex={scrollable ? 0 : undefined}
         role={scrollable ? "region" : undefined}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sameOriginPath } from "./callback-url";
+import { sameOriginPath, signInUrl } from "./callback-url";
 
 const APP = "https://fenceline.example.com";
 
@@ -37,5 +37,16 @@ describe("sameOriginPath", () => {
     expect(sameOriginPath("", APP)).toBeNull();
     expect(sameOriginPath(undefined, APP)).toBeNull();
     expect(sameOriginPath("https://fenceline.example.com:8443/x", APP)).toBeNull();
+  });
+});
+
+describe("signInUrl", () => {
+  it("names the page to come back to, encoded, and nothing for the default page or another origin", () => {
+    expect(signInUrl("/trackables/abc?range=24h")).toBe("/sign-in?callbackUrl=%2Ftrackables%2Fabc%3Frange%3D24h");
+    expect(signInUrl("/trackables")).toBe("/sign-in");
+    expect(signInUrl(null)).toBe("/sign-in");
+    expect(signInUrl("//evil.example")).toBe("/sign-in");
+    expect(signInUrl("/\\evil.example")).toBe("/sign-in");
+    expect(signInUrl("https://evil.example/")).toBe("/sign-in");
   });
 });

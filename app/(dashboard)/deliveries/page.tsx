@@ -114,7 +114,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
           )}
         </EmptyState>
       ) : (
-        <Card>
+        <Card className="overflow-hidden">
           <ScrollTable label="Deliveries">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase">

@@ -129,7 +129,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
         </Card>
       )}
 
-      <Card>
+      <Card className="overflow-hidden">
         <ScrollTable label="Trackables">
         <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Trackables">
           <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">

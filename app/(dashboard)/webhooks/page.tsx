@@ -30,7 +30,7 @@ export default async function WebhooksPage() {
           Add a URL and choose the events it receives. Geofences can also notify their own URL: set it in the geofence editor.
         </EmptyState>
       ) : (
-        <Card>
+        <Card className="overflow-hidden">
           <ScrollTable label="Webhook endpoints">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
@@ -45,7 +45,7 @@ export default async function WebhooksPage() {
             <tbody className="divide-y divide-slate-100">
               {endpoints.map((w) => (
                 <tr key={w.id} data-testid="webhook-row" className="align-top">
-                  <td className="max-w-xs px-4 py-3">
+                  <td className="max-w-xs min-w-52 px-4 py-3">
                     <Link href={`/webhooks/${w.id}`} className="block font-mono text-xs font-medium break-all text-indigo-700 hover:underline">
                       {w.url}
                     </Link>
