@@ -237,7 +237,7 @@ test("the geofence page shows who is inside now and the entry in its recent even
 
   // Posted while the page is open: the page shows it within seconds, without a reload.
   expect((await api.post(`/trackables/${van.id}/locations`, { ...centre, accuracy: 5 })).status).toBe(201);
-  const occupant = page.getByTestId("occupant");
+  const occupant = page.getByTestId("fence-occupant");
   await expect(occupant).toHaveCount(1, { timeout: 10_000 });
   await expect(occupant.getByRole("link", { name: trackableName })).toHaveAttribute("href", `/trackables/${van.id}`);
   await expect(occupant).toContainText(/since (just now|\d+ (seconds?|minutes?) ago)/);

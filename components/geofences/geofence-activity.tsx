@@ -96,7 +96,7 @@ export function GeofenceActivity({ geofenceId, version }: { geofenceId: string; 
       ) : (
         <ul className="mt-1 space-y-1.5 text-sm" data-testid="occupants">
           {activity.occupants.map((o) => (
-            <li key={o.trackableId} className="flex flex-wrap items-baseline justify-between gap-x-3" data-testid="occupant">
+            <li key={o.trackableId} className="flex flex-wrap items-baseline justify-between gap-x-3" data-testid="fence-occupant">
               <Link href={`/trackables/${o.trackableId}`} className="min-w-0 truncate font-medium text-indigo-700 hover:underline">
                 {o.name}
               </Link>
