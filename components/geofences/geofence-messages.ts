@@ -5,7 +5,8 @@
 /** "Exit buffer must be between 0 and 10000 metres." from a field's label and the schema's message. */
 export function fieldSentence(label: string, message: string): string {
   const m = message.trim();
-  const text = /^[a-z]/.test(m) ? `${label} ${m}` : `${label}: ${m}`;
+  // The dashboard's actions already send sentences that name their field (lib/dashboard/field-messages.ts).
+  const text = m.startsWith(label) ? m : /^[a-z]/.test(m) ? `${label} ${m}` : `${label}: ${m}`;
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 

@@ -9,6 +9,12 @@ const errorsOf = (schema: z.ZodType, input: unknown, labels?: Record<string, str
 };
 
 describe("form errors as sentences", () => {
+  it("leaves a polygon's ring-and-position messages to the geofence editor", () => {
+    const m = "the outer ring intersects itself at [13.4, 52.5]";
+    expect(fieldSentence("geometry.coordinates[0]", m)).toBe(m);
+    expect(fieldSentence("geometry", "required")).toBe("required");
+  });
+
   it("rewrites zod's own wording into a sentence that names the field", () => {
     const schema = z.object({ latitude: z.number().min(-90).max(90), name: z.string().min(1), events: z.array(z.string()).min(1), url: z.url() });
     const errors = errorsOf(schema, { latitude: 91, name: "", events: [], url: "nope" });

@@ -82,6 +82,8 @@ export function issueSentence(key: string, issue: z.core.$ZodIssue, labels?: Fie
 /** A message about a field (a schema's fragment such as "must be 1–100 characters", or a whole sentence) as a sentence. */
 export function fieldSentence(key: string, message: string, labels?: FieldLabels): string {
   const m = message.trim();
+  // A polygon's problems name rings and positions; the geofence editor words them (components/geofences/geofence-messages.ts).
+  if (key === "geometry" || key.startsWith("geometry.")) return m;
   if (/^[a-z]/.test(m)) return sentence(`${fieldLabel(key, labels)} ${m}`);
   return sentence(m);
 }

@@ -16,6 +16,8 @@ describe("geofence editor messages", () => {
   it("makes a field's message a sentence that names the field", () => {
     expect(fieldSentence("Exit buffer", "must be between 0 and 10000 metres")).toBe("Exit buffer must be between 0 and 10000 metres.");
     expect(fieldSentence("Metadata", "Not valid JSON.")).toBe("Metadata: Not valid JSON.");
+    // The dashboard's actions already send whole sentences (lib/dashboard/field-messages.ts): kept as they are.
+    expect(fieldSentence("Exit buffer", "Exit buffer must be between 0 and 10000 metres.")).toBe("Exit buffer must be between 0 and 10000 metres.");
   });
 
   it("names the corners of a self-intersecting outer ring, latitude first, counting from 1", () => {
