@@ -65,7 +65,7 @@ function toWebRequest(req: IncomingMessage, origin: string, body: Buffer | null)
     const value = req.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
-  return new Request(origin + (req.url ?? "/"), { method: req.method, headers, body: body ? new Uint8Array(body.buffer, body.byteOffset, body.length) : null });
+  return new Request(origin + (req.url ?? "/"), { method: req.method, headers, body: body ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length) : null });
 }
 
 // Headers app-server.ts sets or deletes on req.headers before routing; the lean path reads them from there.
