@@ -23,8 +23,10 @@ export interface AccountFences {
   boxes: Float64Array;
 }
 
-/** Accounts kept at most; the least recently loaded is dropped first. */
-const MAX_ACCOUNTS = 500;
+/** Geofences kept at most, over all accounts (a few KB each at most); the least recently loaded account goes first. */
+const MAX_FENCES = 100_000;
+/** Accounts kept at most. */
+const MAX_ACCOUNTS = 1_000;
 
 const globalForFences = globalThis as unknown as { __fencelineFenceCache?: Map<string, AccountFences> };
 const cache = (globalForFences.__fencelineFenceCache ??= new Map());
@@ -103,7 +105,13 @@ export async function accountFences(db: Executor, accountId: string, version: nu
   const loaded: AccountFences = { accountId, version, fences, all, assigned, boxes };
   cache.delete(accountId);
   cache.set(accountId, loaded);
-  while (cache.size > MAX_ACCOUNTS) cache.delete(cache.keys().next().value!);
+  let total = 0;
+  for (const af of cache.values()) total += af.fences.length;
+  for (const [id, af] of cache) {
+    if (id === accountId || (cache.size <= MAX_ACCOUNTS && total <= MAX_FENCES)) break;
+    cache.delete(id);
+    total -= af.fences.length;
+  }
   return loaded;
 }
 
