@@ -31,7 +31,8 @@ const FORWARDED_HOST_HEADERS = ["x-forwarded-host", "x-forwarded-proto", "x-forw
  * Fenceline's HTTP server: Next.js's request handler behind a thin Node layer that does what only the socket owner
  * can do before Next.js sees the request — the client address (from the socket and TRUST_PROXY, overwritten on every
  * request), a refusal of paths that are not valid percent-encoded UTF-8, a 403 for cross-origin server-action posts,
- * and the security headers of each kind of page (with the per-request CSP nonce Next.js puts on its scripts).
+ * and the security headers of each kind of page (with the per-request CSP nonce Next.js puts on its scripts). Device
+ * posts to /ingest/* are then answered here, by the same verb as the Next.js routes (lib/server/device-path.ts).
  */
 export async function createAppServer(opts: AppServerOptions = {}): Promise<AppServer> {
   const config = env();
