@@ -15,8 +15,9 @@ import {
   locationUpdatedPayload,
   statusChangedPayload,
 } from "@/lib/webhooks/payloads";
-import { findCandidates, type FenceCandidate } from "./candidates";
-import { loadFenceState, saveFenceState } from "./fence-state";
+import type { FenceCandidate } from "./candidates";
+import { accountFences, candidatesFromCache, shapesFromCache } from "./fence-cache";
+import { loadFenceState, saveFenceState, type FenceState } from "./fence-state";
 import { confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
 
 /** Points evaluated per round at most; a trackable with more pending continues in another round. */
@@ -70,20 +71,42 @@ export async function evaluateTrackable(trackableId: string, opts: RoundOptions 
   return result;
 }
 
-/** The trackable (with its account's plan) and its state row, created when missing and locked either way. */
+/**
+ * The trackable's state row, created when missing and locked either way, then the trackable with its account's plan
+ * and geofences version. The version is read after the lock, in a statement of its own (a fresh snapshot under READ
+ * COMMITTED): a geofence change that locked this trackable's state (a synthetic transition) has committed by then, so
+ * the cached geofences are never older than what that change left.
+ */
 async function lockState(tx: Tx, trackableId: string) {
+  // The usual case, a state row that exists: locked by a no-op update. Otherwise created (ON CONFLICT DO UPDATE locks
+  // the row as SELECT … FOR UPDATE would, should another evaluation create it meanwhile).
+  let [state] = await tx
+    .update(trackableStates)
+    .set({ trackableId: sql`${trackableStates.trackableId}` })
+    .where(eq(trackableStates.trackableId, trackableId))
+    .returning();
+  if (!state) {
+    const [owner] = await tx.select({ accountId: trackables.accountId }).from(trackables).where(eq(trackables.id, trackableId));
+    if (!owner) return null;
+    [state] = await tx
+      .insert(trackableStates)
+      .values({ trackableId, accountId: owner.accountId })
+      .onConflictDoUpdate({ target: trackableStates.trackableId, set: { trackableId: sql`excluded.trackable_id` } })
+      .returning();
+  }
   const [t] = await tx
-    .select({ id: trackables.id, name: trackables.name, type: trackables.type, accountId: trackables.accountId, plan: accounts.plan })
+    .select({
+      id: trackables.id,
+      name: trackables.name,
+      type: trackables.type,
+      accountId: trackables.accountId,
+      plan: accounts.plan,
+      geofencesVersion: accounts.geofencesVersion,
+    })
     .from(trackables)
     .innerJoin(accounts, eq(accounts.id, trackables.accountId))
     .where(eq(trackables.id, trackableId));
   if (!t) return null;
-  // ON CONFLICT DO UPDATE locks the row as SELECT … FOR UPDATE would.
-  const [state] = await tx
-    .insert(trackableStates)
-    .values({ trackableId, accountId: t.accountId })
-    .onConflictDoUpdate({ target: trackableStates.trackableId, set: { trackableId: sql`excluded.trackable_id` } })
-    .returning();
   const cursor: Cursor | null =
     state?.evaluatedTimestamp && state.evaluatedLocationId ? { timestamp: state.evaluatedTimestamp, id: state.evaluatedLocationId } : null;
   return { t, state, cursor };
@@ -147,8 +170,13 @@ async function evaluateRound(trackableId: string, maxPoints: number): Promise<Ev
     const more = fetched.length > limit;
     const points = more ? fetched.slice(0, limit) : fetched;
 
-    const before = await loadFenceState(tx, { accountId: t.accountId, trackableId });
-    const candidates = await findCandidates(tx, { accountId: t.accountId, trackableId, points });
+    // The account's geofences from memory (current by its version); an account without any costs no query for them.
+    const fenceSet = await accountFences(tx, t.accountId, t.geofencesVersion);
+    const before: FenceState =
+      fenceSet.fences.length === 0
+        ? { inside: new Set(), memory: new Map(), shapes: new Map() }
+        : await loadFenceState(tx, { accountId: t.accountId, trackableId }, (ids) => shapesFromCache(fenceSet, trackableId, ids));
+    const candidates = candidatesFromCache(fenceSet, trackableId, points);
     const fences = new Map<string, FenceCandidate>(before.shapes);
     for (const list of candidates) for (const c of list) fences.set(c.id, c);
     const indexOf = new Map(points.map((p, i) => [p.id, i]));

@@ -19,7 +19,12 @@ export interface FenceState {
  * The trackable's state. Memberships and pending crossings of geofences that no longer apply (unassigned) are dropped
  * here without an event: the unassignment itself recorded it.
  */
-export async function loadFenceState(tx: Tx, input: { accountId: string; trackableId: string }): Promise<FenceState> {
+export async function loadFenceState(
+  tx: Tx,
+  input: { accountId: string; trackableId: string },
+  /** The shapes of these geofence ids that still apply (evaluation passes its in-memory ones); by default a query. */
+  shapesOf?: (geofenceIds: string[]) => Map<string, FenceCandidate>,
+): Promise<FenceState> {
   const { trackableId } = input;
   const members = await tx
     .select({ id: geofenceMemberships.geofenceId, enteredAt: geofenceMemberships.enteredAt, dwelt: geofenceMemberships.dwelt })
@@ -27,7 +32,7 @@ export async function loadFenceState(tx: Tx, input: { accountId: string; trackab
     .where(eq(geofenceMemberships.trackableId, trackableId));
   const pending = await tx.select().from(geofencePendingCrossings).where(eq(geofencePendingCrossings.trackableId, trackableId));
   const ids = [...new Set([...members.map((m) => m.id), ...pending.map((p) => p.geofenceId)])];
-  const shapes = await loadShapes(tx, { accountId: input.accountId, trackableId, geofenceIds: ids });
+  const shapes = shapesOf ? shapesOf(ids) : await loadShapes(tx, { accountId: input.accountId, trackableId, geofenceIds: ids });
   const dropped = ids.filter((id) => !shapes.has(id));
   if (dropped.length > 0) {
     await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, dropped)));

@@ -10,6 +10,7 @@ import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { shapeIssues, type CreateGeofenceInput, type Geofence, type GeofenceListQuery, type NotificationType, type UpdateGeofenceInput } from "./schemas";
 import { occupantCounts } from "./occupancy";
 import { exitAllOnDelete, exitUnassigned, reevaluateOnReshape } from "./synthetic";
+import { bumpGeofencesVersion } from "./fence-cache";
 import { polygonSummary, type PolygonGeometry } from "./shapes";
 
 /** The API shape: the secret never leaves the server, only whether one is set. */
@@ -164,6 +165,7 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
       })
       .returning();
     if (trackableIds) await replaceAssignments(tx, inserted!.id, trackableIds);
+    await bumpGeofencesVersion(exec(tx), ctx.account.id);
     return { row: inserted!, assigned: trackableIds ?? [] };
   }));
   return serializeGeofence(row, assigned, 0);
@@ -296,6 +298,7 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
       const assigned = row!.allTrackables ? null : new Set((await assignmentsOf(tx, [row!])).get(id) ?? []);
       deliveries += await reevaluateOnReshape(tx.tx, tx.account, row!, (trackableId) => assigned === null || assigned.has(trackableId));
     }
+    await bumpGeofencesVersion(exec(tx), ctx.account.id);
     return getGeofence({ ctx: tx, id });
   }));
   if (deliveries > 0) wakeRunner();
@@ -310,6 +313,7 @@ export async function deleteGeofence({ ctx, id }: { ctx: Ctx; id: string }): Pro
     const sent = await exitAllOnDelete(tx.tx, tx.account, row);
     const rows = await exec(tx).delete(geofences).where(ownedBy(tx, id)).returning({ id: geofences.id });
     if (rows.length === 0) throw notFound("Geofence", id);
+    await bumpGeofencesVersion(exec(tx), ctx.account.id);
     return sent;
   });
   if (deliveries > 0) wakeRunner();

@@ -5,6 +5,7 @@ import { env } from "@/lib/config/env";
 import { apiRequestUrl } from "@/lib/http/api-path";
 import { errorBody } from "@/lib/http/errors";
 import { CLIENT_IP_HEADER, clientAddress } from "./client-address";
+import { leanDeviceRoute, serveDeviceIngest } from "./device-path";
 import { newNonce, pageKind, securityHeaders } from "./security-headers";
 
 export interface AppServerOptions {
@@ -30,12 +31,14 @@ const FORWARDED_HOST_HEADERS = ["x-forwarded-host", "x-forwarded-proto", "x-forw
  * Fenceline's HTTP server: Next.js's request handler behind a thin Node layer that does what only the socket owner
  * can do before Next.js sees the request — the client address (from the socket and TRUST_PROXY, overwritten on every
  * request), a refusal of paths that are not valid percent-encoded UTF-8, a 403 for cross-origin server-action posts,
- * and the security headers of each kind of page (with the per-request CSP nonce Next.js puts on its scripts).
+ * and the security headers of each kind of page (with the per-request CSP nonce Next.js puts on its scripts). Device
+ * posts to /ingest/* are then answered here, by the same verb as the Next.js routes (lib/server/device-path.ts).
  */
 export async function createAppServer(opts: AppServerOptions = {}): Promise<AppServer> {
   const config = env();
   const trustProxy = opts.trustProxy ?? config.TRUST_PROXY;
   const appHost = new URL(config.APP_URL).host;
+  const appOrigin = new URL(config.APP_URL).origin;
   const app = next({ dev: false, dir: opts.dir ?? process.cwd(), customServer: true });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -68,6 +71,17 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
       res.statusCode = 403;
       res.setHeader("Content-Type", "text/plain; charset=utf-8");
       return res.end("Forbidden: a server action may only be posted from this site's own pages.");
+    }
+
+    // Device posts take the lean path: the same verb as the /ingest routes, without Next.js (lib/server/device-path.ts).
+    const device = leanDeviceRoute(req.method, pathname);
+    if (device) {
+      serveDeviceIngest(device, req, res, appOrigin).catch((err: unknown) => {
+        console.error(`[server] ${req.method} ${pathname} failed:`, err);
+        if (res.headersSent) return res.destroy();
+        sendJson(res, 500, errorBody("internal_error", "An internal error occurred. Try again later."));
+      });
+      return;
     }
 
     handle(req, res).catch((err: unknown) => {

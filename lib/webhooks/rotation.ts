@@ -4,6 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { geofences, webhooks } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { generateWebhookSecret } from "./signature";
+import { bumpGeofencesVersion } from "@/lib/geofences/fence-cache";
 
 type Previous = { secret: string; expiresAt: Date } | null;
 type Target = { geofenceId?: string | null; webhookId?: string | null };
@@ -87,6 +88,8 @@ export async function rotateGeofenceSecret({ ctx, id, input }: { ctx: Ctx; id: s
       .update(geofences)
       .set({ webhookSecret: r.secret, previousWebhookSecret: r.previous, previousWebhookSecretExpiresAt: r.expiresAt, updatedAt: new Date() })
       .where(eq(geofences.id, id));
+    // Evaluation caches the geofence, secret included (lib/geofences/fence-cache.ts).
+    await bumpGeofencesVersion(tx, ctx.account.id);
     return { secret: r.secret, previousSecretExpiresAt: r.expiresAt?.toISOString() ?? null };
   });
 }

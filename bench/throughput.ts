@@ -1,0 +1,242 @@
+// Device and API ingest throughput, every figure beside its baseline in ONE run (issue 14 goals 1–3, issue 10's
+// "within 10 % with 1,000 fences"). Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000]
+//
+// One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
+// node:http + postgres.js server (bench/baseline-server.ts) on the same database, driven by N keep-alive clients
+// (node:http, one socket each, so the load generator costs little CPU). Each run is timed for `seconds` after a 2 s
+// warm-up; the server's CPU time per request is read from /proc (steadier than req/s on a shared machine).
+//   (a) framework ceiling: POST to an unknown /api/v1 path — the catch-all route's JSON 404 (notFoundRoute: no auth,
+//       no database);
+//   (b) bare single insert: node:http + postgres.js, one row;
+//   (c) POST /api/v1/trackables/{id}/locations, one point;
+//   (d) POST /ingest/traccar?id=…&lat=…, the query form Traccar Client sends;
+//   (e) 100-point batches to (c) against the bare multi-row insert;
+//   (f) (c) and (d) again for an account with [fences] geofences (half 20-vertex polygons) around its points.
+// Each kind of run writes to trackables of its own, so no run leaves points that a later run's evaluation must catch
+// up on (the bare server inserts into trackables nobody evaluates).
+import http from "node:http";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import postgres from "postgres";
+import { buildIfStale } from "@/scripts/build";
+import { freePort, startServer } from "@/tests/harness/server";
+import { fmt, point, provisionKey, scratchDatabase } from "./lib";
+
+const seconds = Number(process.argv[2] ?? 8);
+const concurrency = Number(process.argv[3] ?? 16);
+const fenceCount = Number(process.argv[4] ?? 1000);
+
+interface Run {
+  requests: number;
+  errors: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  cpuPerRequest: number;
+}
+
+type Req = { path: string; body?: string; headers?: Record<string, string> };
+
+/** `concurrency` keep-alive clients each sending `make(i)` back to back for `secs`; 2xx/404-as-expected count as done. */
+async function drive(port: number, make: (i: number) => Req, secs: number, pid: number, okStatus: (s: number) => boolean): Promise<Run> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  let requests = 0;
+  let errors = 0;
+  let i = 0;
+  const send = (r: Req) =>
+    new Promise<number>((resolve, reject) => {
+      const body = r.body ?? "";
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: r.path,
+          agent,
+          headers: { ...r.headers, "Content-Length": Buffer.byteLength(body), "Accept-Encoding": "gzip" },
+        },
+        (res) => {
+          res.on("data", () => {});
+          res.on("end", () => resolve(res.statusCode ?? 0));
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  const cpu0 = cpuMs(pid);
+  const started = performance.now();
+  const end = started + secs * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        try {
+          if (okStatus(await send(make(i++)))) requests++;
+          else errors++;
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = cpuMs(pid) - cpu0;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  return { requests, errors, perSecond: requests / elapsed, p50: q(0.5), p95: q(0.95), cpuPerRequest: cpu / Math.max(1, requests + errors) };
+}
+
+async function main() {
+  buildIfStale();
+  const db = await scratchDatabase("fenceline_tput");
+  const app = await startServer({
+    databaseUrl: db.url,
+    env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+    nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  });
+  const appPort = Number(new URL(app.baseUrl).port);
+  const basePort = await freePort();
+  const baseline = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
+    env: { ...process.env, DATABASE_URL: db.url, PORT: String(basePort) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((r) => baseline.stdout!.once("data", () => r()));
+  try {
+    const plain = await account(app, "bench-plain");
+    const fenced = await account(app, "bench-fenced");
+    const bare = await account(app, "bench-bare");
+    console.log(`creating ${fmt(fenceCount)} geofences…`);
+    await createFences(app.baseUrl, fenced.headers);
+
+    const results: Record<string, Run> = {};
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    const show = (label: string, r: Run, unit = "req/s", mult = 1) =>
+      console.log(
+        `${label.padEnd(52)} ${fmt(r.perSecond * mult).padStart(7)} ${unit.padEnd(8)} p50 ${fmt(r.p50, 1).padStart(6)} ms  p95 ${fmt(r.p95, 1).padStart(6)} ms  ` +
+          `CPU ${fmt(r.cpuPerRequest, 2)} ms/req  ${r.errors} errors`,
+      );
+    const measure = async (label: string, port: number, pid: number, make: (i: number) => Req, ok = (s: number) => s >= 200 && s < 300, unit?: string, mult?: number) => {
+      await drained(sql);
+      await drive(port, make, 2, pid, ok); // warm-up
+      const r = await drive(port, make, seconds, pid, ok);
+      results[label] = r;
+      show(label, r, unit, mult);
+      return r;
+    };
+    const apiPost = (acc: Account, body: (i: number) => unknown) => (i: number): Req => ({
+      path: `/api/v1/trackables/${acc.trackables[i % acc.trackables.length]}/locations`,
+      body: JSON.stringify(body(i)),
+      headers: acc.headers,
+    });
+    const traccar = (acc: Account) => (i: number): Req => {
+      const p = point(i);
+      return { path: `/ingest/traccar?id=${acc.tokens[i % acc.tokens.length]}&lat=${p.latitude}&lon=${p.longitude}&accuracy=${p.accuracy}&batt=${p.battery}` };
+    };
+    const batch = { locations: Array.from({ length: 100 }, (_, i) => point(i)) };
+    const appPid = app.process.pid!;
+    const basePid = baseline.pid!;
+
+    console.log(`throughput bench: ${seconds} s per run, ${concurrency} keep-alive clients, Postgres 15, load average ${loadAverage()}`);
+    const ceiling = await measure("(a) framework ceiling: JSON 404 of /api/v1/*", appPort, appPid, () => ({ path: "/api/v1/no-such-endpoint", body: "{}" }), (s) => s === 404);
+    const bareSingle = await measure("(b) bare node:http + postgres.js, 1 row", basePort, basePid, apiPost(bare, point));
+    const api = await measure("(c) POST /api/v1/…/locations, 1 point", appPort, appPid, apiPost(plain, point));
+    const dev = await measure("(d) POST /ingest/traccar (query form)", appPort, appPid, traccar(plain));
+    const bareBatch = await measure("(e) bare multi-row insert, 100 points", basePort, basePid, apiPost(bare, () => batch), undefined, "points/s", 100);
+    const apiBatch = await measure("(e) POST /api/v1/…/locations, 100 points", appPort, appPid, apiPost(plain, () => batch), undefined, "points/s", 100);
+    const apiF = await measure(`(f) (c) with ${fmt(fenceCount)} geofences in the account`, appPort, appPid, apiPost(fenced, point));
+    const devF = await measure(`(f) (d) with ${fmt(fenceCount)} geofences in the account`, appPort, appPid, traccar(fenced));
+    const apiBatchF = await measure(`(f) (e) with ${fmt(fenceCount)} geofences in the account`, appPort, appPid, apiPost(fenced, () => batch), undefined, "points/s", 100);
+
+    const r = (a: Run, b: Run) => fmt(a.perSecond / b.perSecond, 3);
+    console.log("ratios (req/s, or points/s for batches):");
+    console.log(`  goal 1  /api/v1 single ÷ framework ceiling (≥ 0.5):           ${r(api, ceiling)}`);
+    console.log(`  goal 2  /ingest/traccar ÷ bare single insert (≥ 0.5):          ${r(dev, bareSingle)}`);
+    console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch, bareBatch)}`);
+    console.log(`  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): /api/v1 ${r(apiF, api)} · /ingest/traccar ${r(devF, dev)} · batches ${r(apiBatchF, apiBatch)}`);
+    console.log(`  also  /api/v1 single ÷ bare single insert: ${r(api, bareSingle)} · framework ceiling ÷ bare: ${r(ceiling, bareSingle)}`);
+    console.log(`load average at the end ${loadAverage()}`);
+    await sql.end();
+  } finally {
+    baseline.kill();
+    await app.stop();
+    await db.drop();
+  }
+}
+
+interface Account {
+  headers: Record<string, string>;
+  trackables: string[];
+  tokens: string[];
+}
+
+/** An enterprise account with `concurrency` trackables, each with a device token. */
+async function account(app: { baseUrl: string; adminToken: string }, name: string): Promise<Account> {
+  const key = await provisionKey(app, name, "enterprise");
+  const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+  const trackables: string[] = [];
+  const tokens: string[] = [];
+  for (let i = 0; i < concurrency; i++) {
+    const t = await fetch(`${app.baseUrl}/api/v1/trackables`, { method: "POST", headers, body: JSON.stringify({ name: `${name} ${i}` }) });
+    const id = ((await t.json()) as { id: string }).id;
+    trackables.push(id);
+    const d = await fetch(`${app.baseUrl}/api/v1/trackables/${id}/device-tokens`, { method: "POST", headers, body: "{}" });
+    tokens.push(((await d.json()) as { token: string }).token);
+  }
+  return { headers, trackables, tokens };
+}
+
+/** Geofences spread around the bench's points (see point() in bench/lib.ts), through the API, 20 at a time. */
+async function createFences(base: string, headers: Record<string, string>) {
+  const body = (i: number) => {
+    const lat = 52.4 + ((i * 7919) % 1000) / 5000;
+    const lon = 13.2 + ((i * 104729) % 1000) / 2500;
+    if (i % 2 === 0) return { name: `fence ${i}`, latitude: lat, longitude: lon, radius: 100 + (i % 20) * 50 };
+    const ring: [number, number][] = Array.from({ length: 20 }, (_, k) => {
+      const a = (2 * Math.PI * k) / 20;
+      const r = (k % 2 ? 0.004 : 0.002) * (1 + (i % 5) / 5);
+      return [lon + Math.sin(a) * r * 1.6, lat + Math.cos(a) * r];
+    });
+    ring.push(ring[0]!);
+    return { name: `fence ${i}`, shape: "polygon", geometry: { type: "Polygon", coordinates: [ring] } };
+  };
+  for (let i = 0; i < fenceCount; i += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, fenceCount - i) }, async (_, k) => {
+        const res = await fetch(`${base}/api/v1/geofences`, { method: "POST", headers, body: JSON.stringify(body(i + k)) });
+        if (res.status !== 201) throw new Error(`creating fence ${i + k}: ${res.status} ${await res.text()}`);
+      }),
+    );
+  }
+}
+
+/** Waits (up to 60 s) until the embedded runner has no evaluation left from the previous run, so runs do not overlap. */
+async function drained(sql: postgres.Sql) {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const [row] = await sql`select count(*)::int as n from jobs where name = 'evaluate-geofences'`;
+    if (row!.n === 0) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  console.log("  (evaluations still pending after 60 s)");
+}
+
+/** CPU time (user + system) of a process in ms, from /proc (Linux; NaN elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+const loadAverage = () => (fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?");
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

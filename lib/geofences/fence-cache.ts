@@ -1,0 +1,165 @@
+import { eq, sql } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { accounts, geofences, geofenceTrackables } from "@/lib/db/schema";
+import type { FenceCandidate } from "./candidates";
+import type { LatLon } from "./evaluation";
+
+// An account's geofences held in this process's memory for evaluation, keyed by the account's geofences_version: every
+// change to a geofence or to its assignments bumps that counter in the same transaction (bumpGeofencesVersion), and
+// evaluation reads it under the trackable's lock before using the cache, so every server sees an edit on its next
+// evaluation after the edit commits. Candidates then come from a scan of the fences' bounding boxes (a superset of the
+// fences that may contain the point; `contains` decides exactly) instead of a query per round.
+
+export interface AccountFences {
+  accountId: string;
+  version: number;
+  /** In id order; plain FenceCandidate objects (they go into event payloads), shared by every evaluation. */
+  fences: FenceCandidate[];
+  /** Per fence (same index): it applies to all of the account's trackables. */
+  all: boolean[];
+  /** Trackable ids assigned to each fence that is not for all trackables. */
+  assigned: Map<string, Set<string>>;
+  /** Per fence, [minLat, maxLat, lonCentre, halfLonSpan] of a box that holds every point the fence may contain (halfLonSpan ≥ 180: any longitude). */
+  boxes: Float64Array;
+}
+
+/** Geofences kept at most, over all accounts (a few KB each at most); the least recently loaded account goes first. */
+const MAX_FENCES = 100_000;
+/** Accounts kept at most. */
+const MAX_ACCOUNTS = 1_000;
+
+const globalForFences = globalThis as unknown as { __fencelineFenceCache?: Map<string, AccountFences> };
+const cache = (globalForFences.__fencelineFenceCache ??= new Map());
+
+// Metres per degree of latitude, rounded down (111,195 m on the mean sphere), so a box made with it is never too small.
+const METRES_PER_DEGREE = 110_000;
+
+/** The bounding box (see AccountFences.boxes) of a fence's circle (a polygon's bounding circle), padded by 10 % and 10 m. */
+function boxOf(fence: LatLon & { radius: number }): [number, number, number, number] {
+  const dLat = (fence.radius * 1.1 + 10) / METRES_PER_DEGREE;
+  const minLat = fence.latitude - dLat;
+  const maxLat = fence.latitude + dLat;
+  const widest = Math.max(Math.abs(minLat), Math.abs(maxLat));
+  const halfLon = widest >= 89.9 ? 360 : Math.min(360, (dLat / Math.cos((widest * Math.PI) / 180)) * 1.01);
+  return [minLat, maxLat, fence.longitude, halfLon];
+}
+
+/**
+ * The account's geofences at `version` (the value of accounts.geofences_version read in the caller's transaction):
+ * from memory when this process loaded that version before, otherwise loaded with two queries and kept.
+ */
+export async function accountFences(db: Executor, accountId: string, version: number): Promise<AccountFences> {
+  const hit = cache.get(accountId);
+  if (hit && hit.version === version) return hit;
+  const rows = await db
+    .select({
+      id: geofences.id,
+      name: geofences.name,
+      latitude: geofences.latitude,
+      longitude: geofences.longitude,
+      radius: geofences.radius,
+      geometry: geofences.geometry,
+      exitBuffer: geofences.exitBuffer,
+      debounceSeconds: geofences.debounceSeconds,
+      dwellSeconds: geofences.dwellSeconds,
+      maxAccuracy: geofences.maxAccuracy,
+      notificationType: geofences.notificationType,
+      webhookUrl: geofences.webhookUrl,
+      webhookSecret: geofences.webhookSecret,
+      allTrackables: geofences.allTrackables,
+    })
+    .from(geofences)
+    .where(eq(geofences.accountId, accountId))
+    .orderBy(geofences.id);
+  const all = rows.map((r) => r.allTrackables);
+  const fences: FenceCandidate[] = rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    radius: r.radius,
+    geometry: r.geometry,
+    exitBuffer: r.exitBuffer,
+    debounceSeconds: r.debounceSeconds,
+    dwellSeconds: r.dwellSeconds,
+    maxAccuracy: r.maxAccuracy,
+    notificationType: r.notificationType,
+    webhookUrl: r.webhookUrl,
+    webhookSecret: r.webhookSecret,
+  }));
+  const assigned = new Map<string, Set<string>>();
+  if (all.some((a) => !a)) {
+    const links = await db
+      .select({ geofenceId: geofenceTrackables.geofenceId, trackableId: geofenceTrackables.trackableId })
+      .from(geofenceTrackables)
+      .innerJoin(geofences, eq(geofences.id, geofenceTrackables.geofenceId))
+      .where(eq(geofences.accountId, accountId));
+    for (const r of links) {
+      let set = assigned.get(r.geofenceId);
+      if (!set) assigned.set(r.geofenceId, (set = new Set()));
+      set.add(r.trackableId);
+    }
+  }
+  const boxes = new Float64Array(fences.length * 4);
+  fences.forEach((f, i) => boxes.set(boxOf(f), i * 4));
+  const loaded: AccountFences = { accountId, version, fences, all, assigned, boxes };
+  cache.delete(accountId);
+  cache.set(accountId, loaded);
+  let total = 0;
+  for (const af of cache.values()) total += af.fences.length;
+  for (const [id, af] of cache) {
+    if (id === accountId || (cache.size <= MAX_ACCOUNTS && total <= MAX_FENCES)) break;
+    cache.delete(id);
+    total -= af.fences.length;
+  }
+  return loaded;
+}
+
+/** Whether the geofence applies to the trackable: to all of the account's trackables, or assigned to this one. */
+const appliesTo = (af: AccountFences, i: number, trackableId: string) =>
+  af.all[i]! || (af.assigned.get(af.fences[i]!.id)?.has(trackableId) ?? false);
+
+/**
+ * For each point (by index), the geofences that apply to the trackable and whose box holds the point, in id order: a
+ * superset of those that contain it, like findCandidates (candidates.ts) but from memory.
+ */
+export function candidatesFromCache(af: AccountFences, trackableId: string, points: readonly LatLon[]): FenceCandidate[][] {
+  const { fences, boxes } = af;
+  const applicable: number[] = [];
+  for (let i = 0; i < fences.length; i++) if (appliesTo(af, i, trackableId)) applicable.push(i);
+  return points.map((p) => {
+    const found: FenceCandidate[] = [];
+    for (const i of applicable) {
+      const o = i * 4;
+      if (p.latitude < boxes[o]! || p.latitude > boxes[o + 1]!) continue;
+      const half = boxes[o + 3]!;
+      if (half < 180) {
+        const d = Math.abs((((p.longitude - boxes[o + 2]!) % 360) + 540) % 360 - 180);
+        if (d > half) continue;
+      }
+      found.push(fences[i]!);
+    }
+    return found;
+  });
+}
+
+/** The geofences among these ids that still apply to the trackable, by id (loadShapes in candidates.ts, from memory). */
+export function shapesFromCache(af: AccountFences, trackableId: string, ids: readonly string[]): Map<string, FenceCandidate> {
+  const wanted = new Set(ids);
+  const shapes = new Map<string, FenceCandidate>();
+  af.fences.forEach((f, i) => {
+    if (wanted.has(f.id) && appliesTo(af, i, trackableId)) shapes.set(f.id, f);
+  });
+  return shapes;
+}
+
+/**
+ * Marks the account's geofences as changed: call in the transaction of every insert, update or delete of a geofence
+ * or of its assignments, so that every process's cache of them is reloaded by its next evaluation.
+ */
+export async function bumpGeofencesVersion(db: Executor, accountId: string): Promise<void> {
+  await db
+    .update(accounts)
+    .set({ geofencesVersion: sql`${accounts.geofencesVersion} + 1` })
+    .where(eq(accounts.id, accountId));
+}

@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { DeviceFormat } from "@/lib/devices/formats/common";
+import { MAX_BODY_BYTES } from "@/lib/http/body";
+import { CLIENT_IP_HEADER } from "./client-address";
+
+// The lean device path: the app server answers a tracking app's post itself, with the same verb the Next.js routes
+// under app/ingest call (handleDeviceIngest: token, rate limit, validation, store), without Next.js's routing,
+// request wrapping and response pipeline, which cost more CPU than the store itself. Like Traccar's dedicated device
+// port, but on the same port and behind the same client-address and security-header work of the app server. Only the
+// methods that store points come here; everything else (OPTIONS, 405s, HEAD, unknown /ingest paths) still goes to
+// Next.js, whose routes stay for `next dev`.
+
+type AnyFormat = DeviceFormat<unknown>;
+type Loader = () => Promise<AnyFormat>;
+
+const FORMATS: Record<string, { methods: readonly string[]; load: Loader }> = {
+  "/ingest/traccar": { methods: ["GET", "POST"], load: async () => (await import("@/lib/devices/formats/traccar")).traccar as AnyFormat },
+  "/ingest/owntracks": { methods: ["POST"], load: async () => (await import("@/lib/devices/formats/owntracks")).owntracks as AnyFormat },
+  "/ingest/overland": { methods: ["POST"], load: async () => (await import("@/lib/devices/formats/overland")).overland as AnyFormat },
+};
+
+/** The device format that answers this request on the lean path, or null when Next.js answers it. */
+export function leanDeviceRoute(method: string | undefined, pathname: string): Loader | null {
+  const route = FORMATS[pathname];
+  return route && method && route.methods.includes(method) ? route.load : null;
+}
+
+/**
+ * The request body, at most MAX_BODY_BYTES + 1 bytes of it: the verb's readBodyText then refuses an oversized body
+ * with its 413, as it does on the Next.js route; the rest is not read (and the connection is closed after the reply).
+ */
+function readBody(req: IncomingMessage): Promise<{ body: Buffer | null; truncated: boolean }> {
+  if (req.method === "GET" || req.method === "HEAD" || req.headers["content-length"] === "0") return Promise.resolve({ body: null, truncated: false });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      chunks.push(c);
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.pause();
+        resolve({ body: Buffer.concat(chunks), truncated: true });
+      }
+    };
+    const onEnd = () => resolve({ body: size === 0 ? null : Buffer.concat(chunks), truncated: false });
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", reject);
+  });
+}
+
+/** A web Request with the node request's method, URL (on this app's origin), headers and body. */
+function toWebRequest(req: IncomingMessage, origin: string, body: Buffer | null): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    // The app server rewrote these on req.headers (client address, forwarded host): take its values, not the wire's.
+    if (REWRITTEN.has(name.toLowerCase())) continue;
+    headers.append(name, raw[i + 1]!);
+  }
+  for (const name of REWRITTEN) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  return new Request(origin + (req.url ?? "/"), { method: req.method, headers, body: body ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length) : null });
+}
+
+// Headers app-server.ts sets or deletes on req.headers before routing; the lean path reads them from there.
+const REWRITTEN = new Set([
+  CLIENT_IP_HEADER,
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "content-security-policy",
+  "content-security-policy-report-only",
+]);
+
+/** Answers a device post with handleDeviceIngest; the security headers are already on `res`. */
+export async function serveDeviceIngest(load: Loader, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+  const [{ handleDeviceIngest }, format, { body, truncated }] = await Promise.all([import("@/lib/devices/ingest"), load(), readBody(req)]);
+  const response = await handleDeviceIngest(format, toWebRequest(req, origin, body));
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (truncated) res.setHeader("Connection", "close");
+  const payload = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  if (payload) res.setHeader("Content-Length", payload.length);
+  res.end(payload);
+}
