@@ -67,7 +67,7 @@ test("changing the password keeps this browser signed in and ends a copied sessi
   await page.getByLabel("Current password").fill("not my password");
   await page.getByLabel("New password").fill("a brand new passphrase");
   await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.locator("#currentPassword-error")).toHaveText("The current password is not correct");
+  await expect(page.locator("#currentPassword-error")).toHaveText("The current password is not correct.");
 
   await page.getByLabel("Current password").fill(freshAccount.user.password);
   await page.getByLabel("New password").fill("a brand new passphrase");
