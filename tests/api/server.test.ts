@@ -15,9 +15,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-// On Postgres the in-flight request is cut at SIGTERM (the process still exits 0 at once, as `next start` exited at
-// once): not understood yet, so the drain is asserted on the embedded database only.
-it.skipIf(Boolean(process.env.DATABASE_URL))("SIGTERM: a request in flight is answered, then the process exits 0 and no longer listens", async () => {
+// The client keeps its side open until the answer (as curl and every HTTP client do): a client that half-closes
+// after its body gets no answer from Node's server (httpAllowHalfOpen is false), on any database. That, not Postgres,
+// was why this test once failed there.
+it("SIGTERM: a request in flight is answered, then the process exits 0 and no longer listens", async () => {
   const account = await newAccount();
   const trackable = await account.api("POST", "/trackables", { name: "Van" });
   const body = JSON.stringify({ latitude: 52.5, longitude: 13.4 });
@@ -42,7 +43,7 @@ it.skipIf(Boolean(process.env.DATABASE_URL))("SIGTERM: a request in flight is an
   const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
   server.process.kill("SIGTERM");
   await new Promise((r) => setTimeout(r, 300));
-  socket.end(body.slice(10));
+  socket.write(body.slice(10));
   await ended;
   expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
   expect(await exited).toBe(0);
