@@ -16,6 +16,12 @@ const LABELS: Record<string, string> = {
   expireCurrentIn: "Overlap",
   trackableIds: "Trackables",
   trackableId: "Trackable",
+  // The geofence editor's names (components/geofences/geofence-editor.tsx).
+  debounceSeconds: "Debounce",
+  dwellSeconds: "Dwell time",
+  maxAccuracy: "Maximum accuracy",
+  externalId: "External ID",
+  notificationType: "Notification type",
 };
 
 /** A form's own names for its fields, e.g. `{ name: "Workspace name" }`. */
