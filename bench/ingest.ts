@@ -3,10 +3,9 @@
 // same run; single points from a tracking app, POST /ingest/traccar in the query form (device token, resend check);
 // and the app again once the account has [fences] geofences around the points (half circles, half 20-vertex polygons). Usage: npx tsx bench/ingest.ts [seconds=10] [concurrency=16] [fences=1000]
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import { buildIfStale } from "@/scripts/build";
 import { freePort, startServer } from "@/tests/harness/server";
-import { fmt, load, point, scratchDatabase, provisionKey } from "./lib";
+import { cpuMs, createFences, fmt, load, loadAverage, point, provisionKey, scratchDatabase } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 10);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -46,7 +45,7 @@ async function main() {
     // spend the next run evaluating the baseline's points.
     const targets: [string, { base: string; pid: number }, (() => Promise<void>)?][] = [
       ["next start (Fenceline), no geofences", app0],
-      [`next start (Fenceline), ${fmt(fenceCount)} geofences`, app0, () => createFences(app.baseUrl, headers)],
+      [`next start (Fenceline), ${fmt(fenceCount)} geofences`, app0, () => createFences(app.baseUrl, headers, fenceCount)],
       ["baseline (node:http + postgres.js)", { base: `http://127.0.0.1:${port}`, pid: baseline.pid! }],
     ];
     const batch = { locations: Array.from({ length: 100 }, (_, i) => point(i)) };
@@ -91,45 +90,6 @@ async function main() {
     await db.drop();
   }
 }
-
-/** Geofences spread around the bench's points (see point() in bench/lib.ts), through the API, 20 at a time. */
-async function createFences(base: string, headers: Record<string, string>) {
-  const body = (i: number) => {
-    const lat = 52.4 + ((i * 7919) % 1000) / 5000;
-    const lon = 13.2 + ((i * 104729) % 1000) / 2500;
-    if (i % 2 === 0) return { name: `fence ${i}`, latitude: lat, longitude: lon, radius: 100 + (i % 20) * 50 };
-    const ring: [number, number][] = Array.from({ length: 20 }, (_, k) => {
-      const a = (2 * Math.PI * k) / 20;
-      const r = (k % 2 ? 0.004 : 0.002) * (1 + (i % 5) / 5);
-      return [lon + Math.sin(a) * r * 1.6, lat + Math.cos(a) * r];
-    });
-    ring.push(ring[0]!);
-    return { name: `fence ${i}`, shape: "polygon", geometry: { type: "Polygon", coordinates: [ring] } };
-  };
-  for (let i = 0; i < fenceCount; i += 20) {
-    await Promise.all(
-      Array.from({ length: Math.min(20, fenceCount - i) }, async (_, k) => {
-        const res = await fetch(`${base}/api/v1/geofences`, { method: "POST", headers, body: JSON.stringify(body(i + k)) });
-        if (res.status !== 201) throw new Error(`creating fence ${i + k}: ${res.status} ${await res.text()}`);
-      }),
-    );
-  }
-}
-
-/**
- * CPU time (user + system) a server process has used, in ms: per post it is steadier than req/s on a shared machine,
- * where the load of others moves the throughput but not the work each request costs. Linux only (NaN elsewhere).
- */
-function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
-  } catch {
-    return NaN;
-  }
-}
-
-const loadAverage = () => (fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?");
 
 main().catch((err: unknown) => {
   console.error(err);

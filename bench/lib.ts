@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { scratchPostgres } from "@/tests/support/scratch-db";
 
 export const PG_BASE = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -60,3 +61,43 @@ export async function provisionKey(app: { baseUrl: string; adminToken: string },
   if (!res.ok) throw new Error(`provisioning failed: HTTP ${res.status} ${await res.text()}`);
   return ((await res.json()) as { key: string }).key;
 }
+
+/** Geofences spread around the bench's points (see point() in bench/lib.ts), through the API, 20 at a time. */
+export async function createFences(base: string, headers: Record<string, string>, fenceCount: number): Promise<void> {
+  const body = (i: number) => {
+    const lat = 52.4 + ((i * 7919) % 1000) / 5000;
+    const lon = 13.2 + ((i * 104729) % 1000) / 2500;
+    if (i % 2 === 0) return { name: `fence ${i}`, latitude: lat, longitude: lon, radius: 100 + (i % 20) * 50 };
+    const ring: [number, number][] = Array.from({ length: 20 }, (_, k) => {
+      const a = (2 * Math.PI * k) / 20;
+      const r = (k % 2 ? 0.004 : 0.002) * (1 + (i % 5) / 5);
+      return [lon + Math.sin(a) * r * 1.6, lat + Math.cos(a) * r];
+    });
+    ring.push(ring[0]!);
+    return { name: `fence ${i}`, shape: "polygon", geometry: { type: "Polygon", coordinates: [ring] } };
+  };
+  for (let i = 0; i < fenceCount; i += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, fenceCount - i) }, async (_, k) => {
+        const res = await fetch(`${base}/api/v1/geofences`, { method: "POST", headers, body: JSON.stringify(body(i + k)) });
+        if (res.status !== 201) throw new Error(`creating fence ${i + k}: ${res.status} ${await res.text()}`);
+      }),
+    );
+  }
+}
+
+/**
+ * CPU time (user + system) a server process has used, in ms: per post it is steadier than req/s on a shared machine,
+ * where the load of others moves the throughput but not the work each request costs. Linux only (NaN elsewhere).
+ */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return NaN;
+  }
+}
+
+/** The load average of the machine (1, 5 and 15 minutes), for the record of a run. */
+export const loadAverage = () => (fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?");

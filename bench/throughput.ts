@@ -16,11 +16,10 @@
 // up on (the bare server inserts into trackables nobody evaluates).
 import http from "node:http";
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { freePort, startServer } from "@/tests/harness/server";
-import { fmt, point, provisionKey, scratchDatabase } from "./lib";
+import { cpuMs, createFences, fmt, loadAverage, point, provisionKey, scratchDatabase } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -110,7 +109,7 @@ async function main() {
     const fenced = await account(app, "bench-fenced");
     const bare = await account(app, "bench-bare");
     console.log(`creating ${fmt(fenceCount)} geofences…`);
-    await createFences(app.baseUrl, fenced.headers);
+    await createFences(app.baseUrl, fenced.headers, fenceCount);
 
     const results: Record<string, Run> = {};
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
@@ -189,30 +188,6 @@ async function account(app: { baseUrl: string; adminToken: string }, name: strin
   return { headers, trackables, tokens };
 }
 
-/** Geofences spread around the bench's points (see point() in bench/lib.ts), through the API, 20 at a time. */
-async function createFences(base: string, headers: Record<string, string>) {
-  const body = (i: number) => {
-    const lat = 52.4 + ((i * 7919) % 1000) / 5000;
-    const lon = 13.2 + ((i * 104729) % 1000) / 2500;
-    if (i % 2 === 0) return { name: `fence ${i}`, latitude: lat, longitude: lon, radius: 100 + (i % 20) * 50 };
-    const ring: [number, number][] = Array.from({ length: 20 }, (_, k) => {
-      const a = (2 * Math.PI * k) / 20;
-      const r = (k % 2 ? 0.004 : 0.002) * (1 + (i % 5) / 5);
-      return [lon + Math.sin(a) * r * 1.6, lat + Math.cos(a) * r];
-    });
-    ring.push(ring[0]!);
-    return { name: `fence ${i}`, shape: "polygon", geometry: { type: "Polygon", coordinates: [ring] } };
-  };
-  for (let i = 0; i < fenceCount; i += 20) {
-    await Promise.all(
-      Array.from({ length: Math.min(20, fenceCount - i) }, async (_, k) => {
-        const res = await fetch(`${base}/api/v1/geofences`, { method: "POST", headers, body: JSON.stringify(body(i + k)) });
-        if (res.status !== 201) throw new Error(`creating fence ${i + k}: ${res.status} ${await res.text()}`);
-      }),
-    );
-  }
-}
-
 /** Waits (up to 60 s) until the embedded runner has no evaluation left from the previous run, so runs do not overlap. */
 async function drained(sql: postgres.Sql) {
   const until = Date.now() + 60_000;
@@ -223,18 +198,6 @@ async function drained(sql: postgres.Sql) {
   }
   console.log("  (evaluations still pending after 60 s)");
 }
-
-/** CPU time (user + system) of a process in ms, from /proc (Linux; NaN elsewhere). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-const loadAverage = () => (fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?");
 
 main().catch((err: unknown) => {
   console.error(err);

@@ -1,5 +1,6 @@
 import Form from "next/form";
 import { Button, ButtonLink, cx, inputClass } from "@/components/ui";
+import { FilterSelect } from "@/components/ui/list-controls";
 import { LocalDateTimeInput } from "@/components/ui/local-datetime-input";
 import { EVENT_TYPES } from "@/lib/db/schema/events";
 
@@ -33,9 +34,9 @@ export function EventFilters({
   const filtered = Object.values(values).some(Boolean);
   return (
     <Form action="/events" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3 lg:items-end" aria-label="Filter events">
-      <Select name="trackableId" label="Trackable" value={values.trackableId} options={trackables.map((t) => [t.id, t.name])} />
-      <Select name="geofenceId" label="Geofence" value={values.geofenceId} options={geofences.map((g) => [g.id, g.name])} />
-      <Select name="type" label="Type" value={values.type} options={EVENT_TYPES.map((t) => [t, EVENT_TYPE_LABELS[t]])} />
+      <FilterSelect id="events-trackableId" className="min-w-0" name="trackableId" label="Trackable" value={values.trackableId} options={trackables.map((t) => [t.id, t.name])} />
+      <FilterSelect id="events-geofenceId" className="min-w-0" name="geofenceId" label="Geofence" value={values.geofenceId} options={geofences.map((g) => [g.id, g.name])} />
+      <FilterSelect id="events-type" className="min-w-0" name="type" label="Type" value={values.type} options={EVENT_TYPES.map((t) => [t, EVENT_TYPE_LABELS[t]])} />
       <div className="min-w-0">
         <label htmlFor="events-from" className="block text-xs font-medium text-slate-700">
           From
@@ -59,24 +60,5 @@ export function EventFilters({
         ) : null}
       </div>
     </Form>
-  );
-}
-
-function Select({ name, label, value, options }: { name: string; label: string; value: string | undefined; options: (readonly [string, string])[] }) {
-  const id = `events-${name}`;
-  return (
-    <div className="min-w-0">
-      <label htmlFor={id} className="block text-xs font-medium text-slate-700">
-        {label}
-      </label>
-      <select id={id} name={name} defaultValue={value ?? ""} className={cx(inputClass, "mt-1")}>
-        <option value="">All</option>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }

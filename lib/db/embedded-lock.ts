@@ -27,7 +27,8 @@ export class EmbeddedDatabaseBusyError extends Error {
 
 const lockPath = (dir: string) => path.join(dir, "db.lock");
 
-function alive(pid: number): boolean {
+/** A process with this pid exists (one of another user's counts too). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -8,7 +8,7 @@
 // still holding the lock, so a server started at once waits for it instead of opening the files twice).
 import fs from "node:fs";
 import path from "node:path";
-import { acquireEmbeddedLock, EmbeddedDatabaseBusyError, readEmbeddedLock, type LockRole } from "./embedded-lock";
+import { acquireEmbeddedLock, alive, EmbeddedDatabaseBusyError, readEmbeddedLock, type LockRole } from "./embedded-lock";
 
 const dir = process.env.FENCELINE_EMBEDDED_DIR!;
 const role = (process.env.FENCELINE_EMBEDDED_ROLE ?? "server") as LockRole;
@@ -31,15 +31,6 @@ async function lock(): Promise<() => void> {
       if (!closing || Date.now() > deadline) throw err;
       await sleep(100);
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -22,7 +22,8 @@ export type FenceCandidate = Pick<
   | "webhookSecret"
 >;
 
-const fenceColumns = {
+/** The columns a candidate fence is read with (here and by the fence cache, lib/geofences/fence-cache.ts). */
+export const fenceColumns = {
   id: geofences.id,
   name: geofences.name,
   latitude: geofences.latitude,

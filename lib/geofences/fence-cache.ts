@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { accounts, geofences, geofenceTrackables } from "@/lib/db/schema";
-import type { FenceCandidate } from "./candidates";
+import { fenceColumns, type FenceCandidate } from "./candidates";
 import type { LatLon } from "./evaluation";
 
 // An account's geofences held in this process's memory for evaluation, keyed by the account's geofences_version: every
@@ -52,22 +52,7 @@ export async function accountFences(db: Executor, accountId: string, version: nu
   const hit = cache.get(accountId);
   if (hit && hit.version === version) return hit;
   const rows = await db
-    .select({
-      id: geofences.id,
-      name: geofences.name,
-      latitude: geofences.latitude,
-      longitude: geofences.longitude,
-      radius: geofences.radius,
-      geometry: geofences.geometry,
-      exitBuffer: geofences.exitBuffer,
-      debounceSeconds: geofences.debounceSeconds,
-      dwellSeconds: geofences.dwellSeconds,
-      maxAccuracy: geofences.maxAccuracy,
-      notificationType: geofences.notificationType,
-      webhookUrl: geofences.webhookUrl,
-      webhookSecret: geofences.webhookSecret,
-      allTrackables: geofences.allTrackables,
-    })
+    .select({ ...fenceColumns, allTrackables: geofences.allTrackables })
     .from(geofences)
     .where(eq(geofences.accountId, accountId))
     .orderBy(geofences.id);

@@ -7,12 +7,12 @@ import { toErrorResponse, type HandlerArgs, type RouteHandler } from "./handler"
  * API's envelope without a session, and every error mapped like the API's. The handler then calls the same verb as
  * its /api/v1 twin.
  */
-export function withSession(handler: (args: HandlerArgs) => Promise<Response>): RouteHandler {
+export function withSession(handler: (args: HandlerArgs & { userId: string }) => Promise<Response>): RouteHandler {
   return async (req, context) => {
     try {
       const session = await getSession();
       if (!session) throw new ApiError("unauthorized", "Not signed in: sign in to the dashboard first");
-      return await handler({ req, ctx: session.ctx, params: await context.params });
+      return await handler({ req, ctx: session.ctx, userId: session.user.id, params: await context.params });
     } catch (err) {
       return toErrorResponse(err, req);
     }

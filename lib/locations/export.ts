@@ -1,9 +1,9 @@
-import { and, eq, gte, lte, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { exec, type Ctx } from "@/lib/context";
 import { locations } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { requireTrackable } from "@/lib/trackables/trackables";
-import { listLocations } from "./locations";
+import { inTimeRange, listLocations } from "./locations";
 import { CSV_COLUMNS, GPX_EXTENSIONS_NS, MAX_BATCH, MAX_EXPORT_POINTS, type ExportFormat, type Location, type LocationExportQuery } from "./schemas";
 
 /** A download, ready to become a response: the body is produced page by page as the client reads it. */
@@ -99,13 +99,7 @@ async function countUpTo(ctx: Ctx, trackableId: string, query: LocationExportQue
   const inRange = exec(ctx)
     .select({ one: sql`1` })
     .from(locations)
-    .where(
-      and(
-        eq(locations.trackableId, trackableId),
-        query.from ? gte(locations.timestamp, query.from) : undefined,
-        query.to ? lte(locations.timestamp, query.to) : undefined,
-      ),
-    )
+    .where(inTimeRange(trackableId, query))
     .limit(cap)
     .as("in_range");
   const [row] = await exec(ctx).select({ n: sql<number>`count(*)::int` }).from(inRange);

@@ -231,6 +231,15 @@ const LocationCursor = z.object({ t: z.iso.datetime({ precision: 3 }), i: z.uuid
  * Keyset pagination on (timestamp, id): with trackable_id fixed, every page is one range scan of
  * locations_trackable_ts_idx (forward or backward), whatever the depth of the page.
  */
+/** A trackable's locations between the inclusive bounds (either may be left open): history, export and track. */
+export function inTimeRange(trackableId: string, range: { from?: Date; to?: Date }): SQL | undefined {
+  return and(
+    eq(locations.trackableId, trackableId),
+    range.from ? gte(locations.timestamp, range.from) : undefined,
+    range.to ? lte(locations.timestamp, range.to) : undefined,
+  );
+}
+
 export async function listLocations({
   ctx,
   trackableId,
@@ -257,9 +266,7 @@ export async function listLocations({
     .from(locations)
     .where(
       and(
-        eq(locations.trackableId, trackableId),
-        query.from ? gte(locations.timestamp, query.from) : undefined,
-        query.to ? lte(locations.timestamp, query.to) : undefined,
+        inTimeRange(trackableId, query),
         cursorKey ? (descending ? sql`${key} < ${cursorKey}` : sql`${key} > ${cursorKey}`) : undefined,
       ),
     )

@@ -5,7 +5,8 @@ import { PlanRequired } from "@/components/dashboard/plan-required";
 import { geofenceName, lastAttempt, trackableName } from "@/components/deliveries/describe";
 import { DeliveryStatusBadge, HttpCode } from "@/components/deliveries/status-badge";
 import { LiveRefresh } from "@/components/live/live-refresh";
-import { Alert, Badge, Button, ButtonLink, Card, EmptyState, PageHeader, Time, cx, inputClass, ScrollTable } from "@/components/ui";
+import { Alert, Badge, Button, ButtonLink, Card, EmptyState, PageHeader, Time, ScrollTable } from "@/components/ui";
+import { FilterSelect, Pager } from "@/components/ui/list-controls";
 import { EVENT_KINDS } from "@/components/webhooks/events";
 import { requireSession } from "@/lib/auth/session";
 import { isEnterprise } from "@/lib/dashboard/plan";
@@ -65,9 +66,9 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
       {header}
       <Card className="mb-4 p-4">
         <Form action="/deliveries" className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end" aria-label="Filter deliveries">
-          <FilterSelect name="status" label="Status" value={filters.status} options={[["pending", "Pending"], ["succeeded", "Succeeded"], ["failed", "Failed"]]} />
-          <FilterSelect name="event" label="Event" value={filters.event} options={EVENT_KINDS.map((k) => [k.value, k.value])} />
-          <FilterSelect name="geofence" label="Geofence" value={filters.geofence} options={geofences.map((g) => [g.id, g.name])} />
+          <FilterSelect id="filter-status" className="sm:w-48" name="status" label="Status" value={filters.status} options={[["pending", "Pending"], ["succeeded", "Succeeded"], ["failed", "Failed"]]} />
+          <FilterSelect id="filter-event" className="sm:w-48" name="event" label="Event" value={filters.event} options={EVENT_KINDS.map((k) => [k.value, k.value])} />
+          <FilterSelect id="filter-geofence" className="sm:w-48" name="geofence" label="Geofence" value={filters.geofence} options={geofences.map((g) => [g.id, g.name])} />
           {webhookFilter ? <input type="hidden" name="webhook" value={webhookFilter} /> : null}
           <div className="flex items-center gap-2">
             <Button type="submit" variant="secondary">
@@ -186,41 +187,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
         </ScrollTable>
         </Card>
       )}
-      {one(sp.cursor) || page.nextCursor ? (
-        <nav className="mt-4 flex justify-between" aria-label="Pages">
-          {one(sp.cursor) ? (
-            <ButtonLink href={keep({})} variant="secondary" size="sm">
-              ← Newest
-            </ButtonLink>
-          ) : (
-            <span />
-          )}
-          {page.nextCursor ? (
-            <ButtonLink href={keep({ cursor: page.nextCursor })} variant="secondary" size="sm">
-              Older →
-            </ButtonLink>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager newestHref={one(sp.cursor) ? keep({}) : null} olderHref={page.nextCursor ? keep({ cursor: page.nextCursor }) : null} />
     </>
-  );
-}
-
-function FilterSelect({ name, label, value, options }: { name: string; label: string; value: string | undefined; options: (readonly [string, string])[] }) {
-  const id = `filter-${name}`;
-  return (
-    <div className="sm:w-48">
-      <label htmlFor={id} className="block text-xs font-medium text-slate-700">
-        {label}
-      </label>
-      <select id={id} name={name} defaultValue={value ?? ""} className={cx(inputClass, "mt-1")}>
-        <option value="">All</option>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }

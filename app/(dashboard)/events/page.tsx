@@ -3,7 +3,8 @@ import Link from "next/link";
 import { EventFilters, EVENT_TYPE_LABELS } from "@/components/events/event-filters";
 import { LiveRefresh } from "@/components/live/live-refresh";
 import { describeEvent } from "@/components/trackables/event-timeline";
-import { Alert, Badge, ButtonLink, Card, EmptyState, PageHeader, Time } from "@/components/ui";
+import { Alert, Badge, Card, EmptyState, PageHeader, Time } from "@/components/ui";
+import { Pager } from "@/components/ui/list-controls";
 import { requireSession } from "@/lib/auth/session";
 import { listEvents } from "@/lib/events/events";
 import { EventListQuery } from "@/lib/events/schemas";
@@ -138,22 +139,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
           </table>
         </Card>
       )}
-      {cursor || page.nextCursor ? (
-        <nav className="mt-4 flex justify-between" aria-label="Pages">
-          {cursor ? (
-            <ButtonLink href={keep({})} variant="secondary" size="sm">
-              ← Newest
-            </ButtonLink>
-          ) : (
-            <span />
-          )}
-          {page.nextCursor ? (
-            <ButtonLink href={keep({ cursor: page.nextCursor })} variant="secondary" size="sm">
-              Older →
-            </ButtonLink>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager newestHref={cursor ? keep({}) : null} olderHref={page.nextCursor ? keep({ cursor: page.nextCursor }) : null} />
     </>
   );
 }
