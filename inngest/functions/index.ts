@@ -22,7 +22,7 @@ export function inngestIO(step: InngestStep, tries: { attempt: number; maxAttemp
 }
 
 /**
- * A thin Inngest function over a workflow: trigger, per-key concurrency, the workflow's retries, and a failure
+ * A thin Inngest function over a workflow: trigger, per-key concurrency or batching, the workflow's retries, and a failure
  * handler that says in the log which run failed for good (Inngest keeps the run and its error; later events start
  * new runs, which nothing blocks).
  */
@@ -34,7 +34,13 @@ export function toInngestFunction(wf: Workflow) {
       id: wf.name,
       triggers,
       retries,
-      ...(wf.concurrencyKey ? { concurrency: [{ key: `event.data.${wf.concurrencyKey.field}`, limit: 1 }] } : {}),
+      // A batched workflow receives the events due within a second together (up to its maxSize); a batch holds many
+      // keys, so its per-key concurrency is left to the workflow's own database locks (the evaluation's state rows).
+      ...(wf.batch
+        ? { batchEvents: { maxSize: wf.batch.maxSize, timeout: "1s" } }
+        : wf.concurrencyKey
+          ? { concurrency: [{ key: `event.data.${wf.concurrencyKey.field}`, limit: 1 }] }
+          : {}),
       onFailure: ({ event, error }) => {
         console.error(
           `[jobs] ${wf.name} failed for good after ${retries + 1} tries: ${describeError(error).slice(0, 2000)} ` +
@@ -42,9 +48,10 @@ export function toInngestFunction(wf: Workflow) {
         );
       },
     },
-    async ({ event, step, attempt, maxAttempts }) => {
-      const payload = wf.payload.parse(wf.schedule ? {} : event.data);
-      await wf.run(payload, inngestIO(step as unknown as InngestStep, { attempt, maxAttempts: maxAttempts ?? retries + 1 }));
+    async ({ event, events, step, attempt, maxAttempts }) => {
+      const io = inngestIO(step as unknown as InngestStep, { attempt, maxAttempts: maxAttempts ?? retries + 1 });
+      if (wf.batch) return wf.batch.run(events.map((e) => wf.payload.parse(e.data)), io);
+      await wf.run(wf.payload.parse(wf.schedule ? {} : event.data), io);
     },
   );
 }

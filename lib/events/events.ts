@@ -4,7 +4,7 @@ import { exec, type AccountRef, type Ctx } from "@/lib/context";
 import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import type { Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { events, type EventRow, type NewEventRow } from "@/lib/db/schema";
+import { events, type EventRow, type NewEventRow, type WebhookRow } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { fanOut, type OutgoingEvent } from "@/lib/webhooks/fan-out";
@@ -20,7 +20,13 @@ export interface Happening {
  * Records the events in the caller's transaction (on every plan), then makes their deliveries from the records: each
  * delivery carries its event's id. Returns the number of deliveries started.
  */
-export async function recordAndDeliver(tx: Tx, account: AccountRef, happenings: readonly Happening[]): Promise<number> {
+export async function recordAndDeliver(
+  tx: Tx,
+  account: AccountRef,
+  happenings: readonly Happening[],
+  /** The account's enabled endpoints when the caller has read them already (fanOut reads them otherwise). */
+  endpoints?: WebhookRow[],
+): Promise<number> {
   const rows: NewEventRow[] = [];
   const outgoing: OutgoingEvent[] = [];
   for (const h of happenings) {
@@ -31,7 +37,7 @@ export async function recordAndDeliver(tx: Tx, account: AccountRef, happenings: 
   await inChunks(rows, rowsPerInsert(events), async (chunk) => {
     await tx.insert(events).values(chunk);
   });
-  return fanOut(tx, account, outgoing);
+  return fanOut(tx, account, outgoing, endpoints);
 }
 
 export function serializeEvent(row: EventRow): Event {

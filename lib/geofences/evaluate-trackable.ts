@@ -1,11 +1,11 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
+import type { AccountRef } from "@/lib/context";
 import { getDb, type Tx } from "@/lib/db/client";
-import { accounts, locations, trackableStates, trackables, type LocationRow } from "@/lib/db/schema";
+import { accounts, locations, trackableStates, trackables, webhooks, type LocationRow, type TrackableStateRow, type WebhookRow } from "@/lib/db/schema";
 import { wakeRunner } from "@/lib/jobs/client";
 import { describeError } from "@/lib/jobs/types";
 import { recordAndDeliver, wholeSeconds, type Happening } from "@/lib/events/events";
-import { locationSubscribers } from "@/lib/webhooks/fan-out";
 import {
   batteryLowPayload,
   beaconOf,
@@ -16,11 +16,11 @@ import {
   statusChangedPayload,
 } from "@/lib/webhooks/payloads";
 import type { FenceCandidate } from "./candidates";
-import { accountFences, candidatesFromCache, shapesFromCache } from "./fence-cache";
-import { loadFenceState, saveFenceState, type FenceState } from "./fence-state";
+import { accountFences, candidatesFromCache, shapesFromCache, type AccountFences } from "./fence-cache";
+import { loadFenceStates, saveFenceStates, type FenceStateChange } from "./fence-state";
 import { confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
 
-/** Points evaluated per round at most; a trackable with more pending continues in another round. */
+/** Points evaluated per round at most, over all of its trackables; a trackable with more pending continues in another round. */
 export const EVALUATION_BATCH = 2000;
 
 /**
@@ -28,6 +28,9 @@ export const EVALUATION_BATCH = 2000;
  * transaction (which holds PGlite's only connection while it runs) and its fan-out stay small. 50 endpoints: 40 points.
  */
 export const ROUND_DELIVERY_BUDGET = 2000;
+
+/** Trackables one coalesced evaluation takes at most (the evaluate-geofences workflow's batch size). */
+export const TRACKABLES_PER_RUN = 100;
 
 // A type alias, not an interface: it is a step result and must be assignable to Json.
 export type EvaluationResult = {
@@ -38,6 +41,9 @@ export type EvaluationResult = {
   skipped: number;
   more: boolean;
 };
+
+/** A round of several trackables: the totals, and the trackables that have points left for another round. */
+export type RoundResult = Omit<EvaluationResult, "more"> & { more: string[] };
 
 export interface RoundOptions {
   /** At most this many points (the evaluate-geofences workflow shrinks its rounds after failed tries). */
@@ -51,50 +57,58 @@ export interface RoundOptions {
 }
 
 /**
- * Brings one trackable's geofence state up to its newest locations, one round at a time: the points after the
- * evaluation cursor, in (timestamp, id) order, each decided against the candidate geofences the GiST index finds.
- * Emits geofence.entry/exit/dwell, location.updated, battery.low and device.status_changed → online: records them (all
- * but location.updated) and starts their deliveries in the same transaction. The trackable's state row is locked for
- * the duration, so concurrent evaluations of one trackable (two runners, two posts) never emit a transition twice.
+ * Brings one trackable's geofence state up to its newest locations by one round (see evaluateRound): the retry path
+ * of the evaluate-geofences workflow, whose rounds shrink after failed tries down to one point that is skipped on the
+ * last try.
  */
 export async function evaluateTrackable(trackableId: string, opts: RoundOptions = {}): Promise<EvaluationResult> {
   const maxPoints = opts.skipPointOnFailure ? 1 : Math.max(1, Math.min(opts.maxPoints ?? EVALUATION_BATCH, EVALUATION_BATCH));
-  let result: EvaluationResult;
+  let result: RoundResult;
   try {
-    result = await evaluateRound(trackableId, maxPoints);
+    result = await evaluateRound([trackableId], maxPoints);
   } catch (err) {
     if (!opts.skipPointOnFailure) throw err;
     if (!(await skipNextPoint(trackableId, err))) throw err;
     return { evaluated: 0, transitions: 0, deliveries: 0, skipped: 1, more: true };
   }
   if (result.deliveries > 0) wakeRunner();
+  return { ...result, more: result.more.length > 0 };
+}
+
+/**
+ * One round for many trackables at once (the coalesced path: every trackable whose points came in while the last
+ * round ran): their points after each one's cursor, EVALUATION_BATCH at most in all, evaluated and written with a
+ * fixed number of statements whatever the number of trackables. The result names the trackables with points left.
+ */
+export async function evaluateTrackables(trackableIds: readonly string[]): Promise<RoundResult> {
+  const ids = [...new Set(trackableIds)];
+  if (ids.length === 0) return { evaluated: 0, transitions: 0, deliveries: 0, skipped: 0, more: [] };
+  const result = await evaluateRound(ids, EVALUATION_BATCH);
+  if (result.deliveries > 0) wakeRunner();
   return result;
 }
 
 /**
- * The trackable's state row, created when missing and locked either way, then the trackable with its account's plan
- * and geofences version. The version is read after the lock, in a statement of its own (a fresh snapshot under READ
- * COMMITTED): a geofence change that locked this trackable's state (a synthetic transition) has committed by then, so
- * the cached geofences are never older than what that change left.
+ * The trackables' state rows, created when missing, locked in id order (two rounds sharing trackables lock them in
+ * the same order and never deadlock), then the trackables with their accounts' plan and geofences version. Those are
+ * read after the locks, in a statement of their own (a fresh snapshot under READ COMMITTED): a geofence change that
+ * locked a trackable's state (a synthetic transition) has committed by then, so the cached geofences are never older
+ * than what that change left. Deleted trackables are left out.
  */
-async function lockState(tx: Tx, trackableId: string) {
-  // The usual case, a state row that exists: locked by a no-op update. Otherwise created (ON CONFLICT DO UPDATE locks
-  // the row as SELECT … FOR UPDATE would, should another evaluation create it meanwhile).
-  let [state] = await tx
-    .update(trackableStates)
-    .set({ trackableId: sql`${trackableStates.trackableId}` })
-    .where(eq(trackableStates.trackableId, trackableId))
-    .returning();
-  if (!state) {
-    const [owner] = await tx.select({ accountId: trackables.accountId }).from(trackables).where(eq(trackables.id, trackableId));
-    if (!owner) return null;
-    [state] = await tx
-      .insert(trackableStates)
-      .values({ trackableId, accountId: owner.accountId })
-      .onConflictDoUpdate({ target: trackableStates.trackableId, set: { trackableId: sql`excluded.trackable_id` } })
-      .returning();
+async function lockStates(tx: Tx, trackableIds: readonly string[]) {
+  const ids = [...trackableIds].sort();
+  const lock = (list: string[]) =>
+    tx.select().from(trackableStates).where(inArray(trackableStates.trackableId, list)).orderBy(asc(trackableStates.trackableId)).for("update");
+  const states = await lock(ids);
+  if (states.length < ids.length) {
+    const have = new Set(states.map((s) => s.trackableId));
+    const missing = ids.filter((id) => !have.has(id));
+    await tx.execute(sql`insert into ${trackableStates} (trackable_id, account_id)
+      select ${trackables.id}, ${trackables.accountId} from ${trackables} where ${inArray(trackables.id, missing)} order by ${trackables.id}
+      on conflict (trackable_id) do nothing`);
+    states.push(...(await lock(missing)));
   }
-  const [t] = await tx
+  const owners = await tx
     .select({
       id: trackables.id,
       name: trackables.name,
@@ -105,26 +119,46 @@ async function lockState(tx: Tx, trackableId: string) {
     })
     .from(trackables)
     .innerJoin(accounts, eq(accounts.id, trackables.accountId))
-    .where(eq(trackables.id, trackableId));
-  if (!t) return null;
-  const cursor: Cursor | null =
-    state?.evaluatedTimestamp && state.evaluatedLocationId ? { timestamp: state.evaluatedTimestamp, id: state.evaluatedLocationId } : null;
-  return { t, state, cursor };
+    .where(inArray(trackables.id, ids));
+  const byId = new Map(owners.map((t) => [t.id, t]));
+  return states.flatMap((state) => {
+    const t = byId.get(state.trackableId);
+    if (!t) return [];
+    const cursor: Cursor | null =
+      state.evaluatedTimestamp && state.evaluatedLocationId ? { timestamp: state.evaluatedTimestamp, id: state.evaluatedLocationId } : null;
+    return [{ t, state, cursor }];
+  });
 }
 
-/** Up to `limit` of the trackable's points after the cursor, in evaluation order. */
-function pointsAfter(tx: Tx, trackableId: string, cursor: Cursor | null, limit: number): Promise<LocationRow[]> {
-  return tx
+type Locked = Awaited<ReturnType<typeof lockStates>>[number];
+
+/** Up to `limit` points of each trackable after its cursor, in evaluation order: one index range scan per trackable. */
+async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit: number): Promise<Map<string, LocationRow[]>> {
+  const next = tx
     .select()
     .from(locations)
     .where(
       and(
-        eq(locations.trackableId, trackableId),
-        cursor ? sql`(${locations.timestamp}, ${locations.id}) > (${cursor.timestamp.toISOString()}::timestamptz, ${cursor.id}::uuid)` : undefined,
+        eq(locations.trackableId, trackableStates.trackableId),
+        sql`(${locations.timestamp}, ${locations.id}) > (coalesce(${trackableStates.evaluatedTimestamp}, '-infinity'::timestamptz), coalesce(${trackableStates.evaluatedLocationId}, '00000000-0000-0000-0000-000000000000'::uuid))`,
       ),
     )
     .orderBy(asc(locations.timestamp), asc(locations.id))
-    .limit(limit);
+    .limit(limit)
+    .as("next");
+  const rows = await tx
+    .select()
+    .from(trackableStates)
+    .innerJoinLateral(next, sql`true`)
+    .where(inArray(trackableStates.trackableId, [...trackableIds]));
+  const byTrackable = new Map<string, LocationRow[]>();
+  for (const { next: point } of rows) {
+    let list = byTrackable.get(point.trackableId);
+    if (!list) byTrackable.set(point.trackableId, (list = []));
+    list.push(point);
+  }
+  for (const list of byTrackable.values()) list.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return byTrackable;
 }
 
 /**
@@ -134,9 +168,9 @@ function pointsAfter(tx: Tx, trackableId: string, cursor: Cursor | null, limit: 
 async function skipNextPoint(trackableId: string, cause: unknown): Promise<boolean> {
   const db = await getDb();
   const skipped = await db.transaction(async (tx) => {
-    const locked = await lockState(tx, trackableId);
+    const [locked] = await lockStates(tx, [trackableId]);
     if (!locked) return null;
-    const [next] = await pointsAfter(tx, trackableId, locked.cursor, 1);
+    const next = (await pointsAfterCursors(tx, [trackableId], 1)).get(trackableId)?.[0];
     if (!next) return null;
     await tx
       .update(trackableStates)
@@ -153,118 +187,202 @@ async function skipNextPoint(trackableId: string, cause: unknown): Promise<boole
   return true;
 }
 
-/** One round in one transaction: at most maxPoints points, fewer when the account's fan-out per point is large. */
-async function evaluateRound(trackableId: string, maxPoints: number): Promise<EvaluationResult> {
+/** What a round writes to a trackable's state row besides its fence state. */
+interface StateUpdate {
+  trackableId: string;
+  last: Cursor;
+  status: "online" | "offline" | null;
+  lastSeenAt: Date;
+  battery: number | null;
+}
+
+/** The state rows of a round, in one statement. */
+async function saveStates(tx: Tx, updates: readonly StateUpdate[]): Promise<void> {
+  if (updates.length === 0) return;
+  const now = new Date().toISOString();
+  const rows = sql.join(
+    updates.map(
+      (u) =>
+        sql`(${u.trackableId}::uuid, ${u.last.timestamp.toISOString()}::timestamptz, ${u.last.id}::uuid, ${u.status}::text, ${u.lastSeenAt.toISOString()}::timestamptz, ${u.battery}::float8)`,
+    ),
+    sql`, `,
+  );
+  await tx.execute(sql`update ${trackableStates} set
+      evaluated_timestamp = v.ts, evaluated_location_id = v.location_id, status = v.status, last_seen_at = v.seen,
+      battery = v.battery, updated_at = ${now}::timestamptz
+    from (values ${rows}) as v(id, ts, location_id, status, seen, battery)
+    where ${trackableStates.trackableId} = v.id`);
+}
+
+/**
+ * One round in one transaction, for one trackable or many: at most maxPoints points in all (fewer when the accounts'
+ * fan-out per point is large), shared evenly between the trackables, each decided against the geofences its account
+ * has in the cache. Emits geofence.entry/exit/dwell, location.updated, battery.low and device.status_changed → online:
+ * records them (all but location.updated) and starts their deliveries in the same transaction. The trackables' state
+ * rows are locked for the duration, so concurrent evaluations of a trackable (two runners, two posts) never emit a
+ * transition twice.
+ */
+async function evaluateRound(trackableIds: readonly string[], maxPoints: number): Promise<RoundResult> {
   const db = await getDb();
   const threshold = env().BATTERY_LOW_THRESHOLD;
   return db.transaction(async (tx) => {
-    const none: EvaluationResult = { evaluated: 0, transitions: 0, deliveries: 0, skipped: 0, more: false };
-    const locked = await lockState(tx, trackableId);
-    if (!locked) return none;
-    const { t, state, cursor } = locked;
+    const result: RoundResult = { evaluated: 0, transitions: 0, deliveries: 0, skipped: 0, more: [] };
+    const locked = await lockStates(tx, trackableIds);
+    if (locked.length === 0) return result;
 
-    const perPoint = await locationSubscribers(tx, { id: t.accountId, plan: t.plan });
-    const limit = Math.max(1, Math.min(maxPoints, Math.floor(ROUND_DELIVERY_BUDGET / Math.max(1, perPoint))));
-    const fetched = await pointsAfter(tx, trackableId, cursor, limit + 1);
-    if (fetched.length === 0) return none;
-    const more = fetched.length > limit;
-    const points = more ? fetched.slice(0, limit) : fetched;
+    // The enabled endpoints of the enterprise accounts among them: the fan-out's targets, and how many deliveries
+    // each point makes through location.updated (which sizes the round).
+    const enterprise = [...new Set(locked.filter((l) => l.t.plan === "enterprise").map((l) => l.t.accountId))];
+    const endpoints =
+      enterprise.length === 0
+        ? []
+        : await tx.select().from(webhooks).where(and(inArray(webhooks.accountId, enterprise), eq(webhooks.enabled, true)));
+    const endpointsOf = new Map<string, WebhookRow[]>(enterprise.map((id) => [id, []]));
+    for (const e of endpoints) endpointsOf.get(e.accountId)!.push(e);
+    const perPoint = Math.max(1, ...[...endpointsOf.values()].map((list) => list.filter((e) => e.events.includes("location.updated")).length));
+    const budget = Math.min(maxPoints, Math.floor(ROUND_DELIVERY_BUDGET / perPoint));
+    const limit = Math.max(1, Math.floor(budget / locked.length));
+    const fetched = await pointsAfterCursors(
+      tx,
+      locked.map((l) => l.t.id),
+      limit + 1,
+    );
+    const work = locked.filter((l) => fetched.has(l.t.id));
+    if (work.length === 0) return result;
 
-    // The account's geofences from memory (current by its version); an account without any costs no query for them.
-    const fenceSet = await accountFences(tx, t.accountId, t.geofencesVersion);
-    const before: FenceState =
-      fenceSet.fences.length === 0
-        ? { inside: new Set(), memory: new Map(), shapes: new Map() }
-        : await loadFenceState(tx, { accountId: t.accountId, trackableId }, (ids) => shapesFromCache(fenceSet, trackableId, ids));
-    const candidates = candidatesFromCache(fenceSet, trackableId, points);
-    const fences = new Map<string, FenceCandidate>(before.shapes);
-    for (const list of candidates) for (const c of list) fences.set(c.id, c);
-    const indexOf = new Map(points.map((p, i) => [p.id, i]));
-    const evaluation = evaluatePoints<LocationRow>({
-      cursor,
-      inside: before.inside,
-      memory: before.memory,
-      points,
-      candidates: (p) => candidates[indexOf.get(p.id)!] ?? [],
-      shapes: fences,
-    });
-    await saveFenceState(tx, trackableId, before, evaluation, evaluation.transitions);
+    // Each account's geofences from memory (current by its version); an account without any costs no query for them.
+    const fenceSets = new Map<string, AccountFences>();
+    for (const { t } of work) {
+      if (!fenceSets.has(t.accountId)) fenceSets.set(t.accountId, await accountFences(tx, t.accountId, t.geofencesVersion));
+    }
+    const fenced = work.filter((l) => fenceSets.get(l.t.accountId)!.fences.length > 0).map((l) => l.t.id);
+    const accountOf = new Map(work.map((l) => [l.t.id, l.t.accountId]));
+    const states = await loadFenceStates(tx, fenced, (trackableId, ids) => shapesFromCache(fenceSets.get(accountOf.get(trackableId)!)!, trackableId, ids));
 
+    const changes: FenceStateChange[] = [];
+    const updates: StateUpdate[] = [];
+    const happenings = new Map<string, { account: AccountRef; list: Happening[] }>();
+    for (const { t, state, cursor } of work) {
+      const all = fetched.get(t.id)!;
+      const more = all.length > limit;
+      if (more) result.more.push(t.id);
+      const points = more ? all.slice(0, limit) : all;
+      const fenceSet = fenceSets.get(t.accountId)!;
+      const before = states.get(t.id) ?? { inside: new Set<string>(), memory: new Map(), shapes: new Map<string, FenceCandidate>() };
+      const candidates = fenceSet.fences.length === 0 ? [] : candidatesFromCache(fenceSet, t.id, points);
+      const fences = new Map<string, FenceCandidate>(before.shapes);
+      for (const list of candidates) for (const c of list) fences.set(c.id, c);
+      const indexOf = new Map(points.map((p, i) => [p.id, i]));
+      const evaluation = evaluatePoints<LocationRow>({
+        cursor,
+        inside: before.inside,
+        memory: before.memory,
+        points,
+        candidates: (p) => candidates[indexOf.get(p.id)!] ?? [],
+        shapes: fences,
+      });
+      if (fenceSet.fences.length > 0) changes.push({ trackableId: t.id, before, after: evaluation, transitions: evaluation.transitions });
+
+      const account = { id: t.accountId, plan: t.plan };
+      let forAccount = happenings.get(t.accountId);
+      if (!forAccount) happenings.set(t.accountId, (forAccount = { account, list: [] }));
+      const battery = happeningsOf(forAccount.list, { t, state, evaluation, fences, threshold });
+
+      const fresh = evaluation.fresh;
+      const last = fresh[fresh.length - 1] ?? points[points.length - 1]!;
+      updates.push({
+        trackableId: t.id,
+        last: { timestamp: last.timestamp, id: last.id },
+        status: fresh.length > 0 ? "online" : state.status,
+        lastSeenAt: points.reduce((max, p) => (p.receivedAt > max ? p.receivedAt : max), state.lastSeenAt ?? new Date(0)),
+        battery,
+      });
+      result.evaluated += fresh.length;
+      result.transitions += evaluation.transitions.length;
+    }
+
+    await saveFenceStates(tx, changes);
+    await saveStates(tx, updates);
     // Events, in the order they happened: recorded on every plan, delivered from the records.
-    const beacon = beaconOf(t);
-    const events: Happening[] = [];
-    const fresh = evaluation.fresh;
-    const first = fresh[0];
-    if (first && state?.status !== "online") {
+    for (const { account, list } of happenings.values()) {
+      result.deliveries += await recordAndDeliver(tx, account, list, endpointsOf.get(account.id) ?? []);
+    }
+    return result;
+  });
+}
+
+/**
+ * Appends what one trackable's evaluated points made happen to `events`, in the order it happened; returns the
+ * trackable's battery level after them.
+ */
+function happeningsOf(
+  events: Happening[],
+  input: {
+    t: Locked["t"];
+    state: TrackableStateRow;
+    evaluation: ReturnType<typeof evaluatePoints<LocationRow>>;
+    fences: Map<string, FenceCandidate>;
+    threshold: number;
+  },
+): number | null {
+  const { t, state, evaluation, fences, threshold } = input;
+  const trackableId = t.id;
+  const beacon = beaconOf(t);
+  const fresh = evaluation.fresh;
+  const first = fresh[0];
+  if (first && state.status !== "online") {
+    events.push({
+      record: { type: "device.status_changed", trackableId, occurredAt: first.receivedAt },
+      outgoing: {
+        event: "device.status_changed",
+        trackableId,
+        payload: statusChangedPayload(beacon, first.receivedAt, state.status ?? "offline", "online"),
+      },
+    });
+  }
+  const byPoint = new Map<string, typeof evaluation.transitions>();
+  for (const tr of evaluation.transitions) byPoint.set(tr.point.id, [...(byPoint.get(tr.point.id) ?? []), tr]);
+  let battery = state.battery;
+  for (const p of fresh) {
+    const location = locationOf(p);
+    for (const tr of byPoint.get(p.id) ?? []) {
+      const g = fences.get(tr.geofenceId)!;
+      const type = `geofence.${tr.kind}` as const;
+      // A debounced crossing carries the time and place of its first point on the new side.
+      const dated = tr.at ?? tr.point;
+      const where = locationOf({ ...dated, accuracy: dated.accuracy ?? null });
+      const crossing = tr.kind !== "dwell";
       events.push({
-        record: { type: "device.status_changed", trackableId, occurredAt: first.receivedAt },
-        outgoing: {
-          event: "device.status_changed",
+        record: {
+          type,
           trackableId,
-          payload: statusChangedPayload(beacon, first.receivedAt, state?.status ?? "offline", "online"),
+          geofenceId: g.id,
+          occurredAt: dated.timestamp,
+          location: where,
+          reason: crossing ? "crossing" : "dwell",
+          durationSeconds: tr.kind === "dwell" ? tr.dwellSeconds! : tr.kind === "exit" && tr.since ? wholeSeconds(tr.since, dated.timestamp) : null,
+          confidence: tr.kind === "dwell" ? null : confidenceOf(tr.kind, g, dated),
+        },
+        outgoing: {
+          event: type,
+          trackableId,
+          geofence: g,
+          payload:
+            tr.kind === "dwell" ? geofenceDwellPayload(g, beacon, where, tr.dwellSeconds!) : geofenceEventPayload(type as "geofence.entry" | "geofence.exit", g, beacon, where),
         },
       });
     }
-    const byPoint = new Map<string, typeof evaluation.transitions>();
-    for (const tr of evaluation.transitions) byPoint.set(tr.point.id, [...(byPoint.get(tr.point.id) ?? []), tr]);
-    let battery = state?.battery ?? null;
-    for (const p of fresh) {
-      const location = locationOf(p);
-      for (const tr of byPoint.get(p.id) ?? []) {
-        const g = fences.get(tr.geofenceId)!;
-        const type = `geofence.${tr.kind}` as const;
-        // A debounced crossing carries the time and place of its first point on the new side.
-        const dated = tr.at ?? tr.point;
-        const where = locationOf({ ...dated, accuracy: dated.accuracy ?? null });
-        const crossing = tr.kind !== "dwell";
+    events.push({ record: null, outgoing: { event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) } });
+    if (p.battery !== null) {
+      // Fires on the fall below the threshold; a device whose first reading is already low counts as falling.
+      if (p.battery < threshold && (battery === null || battery >= threshold)) {
         events.push({
-          record: {
-            type,
-            trackableId,
-            geofenceId: g.id,
-            occurredAt: dated.timestamp,
-            location: where,
-            reason: crossing ? "crossing" : "dwell",
-            durationSeconds: tr.kind === "dwell" ? tr.dwellSeconds! : tr.kind === "exit" && tr.since ? wholeSeconds(tr.since, dated.timestamp) : null,
-            confidence: tr.kind === "dwell" ? null : confidenceOf(tr.kind, g, dated),
-          },
-          outgoing: {
-            event: type,
-            trackableId,
-            geofence: g,
-            payload:
-              tr.kind === "dwell" ? geofenceDwellPayload(g, beacon, where, tr.dwellSeconds!) : geofenceEventPayload(type as "geofence.entry" | "geofence.exit", g, beacon, where),
-          },
+          record: { type: "battery.low", trackableId, occurredAt: p.timestamp, location },
+          outgoing: { event: "battery.low", trackableId, payload: batteryLowPayload(beacon, location, p.battery, threshold) },
         });
       }
-      events.push({ record: null, outgoing: { event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) } });
-      if (p.battery !== null) {
-        // Fires on the fall below the threshold; a device whose first reading is already low counts as falling.
-        if (p.battery < threshold && (battery === null || battery >= threshold)) {
-          events.push({
-            record: { type: "battery.low", trackableId, occurredAt: p.timestamp, location },
-            outgoing: { event: "battery.low", trackableId, payload: batteryLowPayload(beacon, location, p.battery, threshold) },
-          });
-        }
-        battery = p.battery;
-      }
+      battery = p.battery;
     }
-
-    const last = fresh[fresh.length - 1] ?? points[points.length - 1]!;
-    const lastSeen = points.reduce((max, p) => (p.receivedAt > max ? p.receivedAt : max), state?.lastSeenAt ?? new Date(0));
-    await tx
-      .update(trackableStates)
-      .set({
-        evaluatedTimestamp: last.timestamp,
-        evaluatedLocationId: last.id,
-        status: fresh.length > 0 ? "online" : state?.status ?? null,
-        lastSeenAt: lastSeen,
-        battery,
-        updatedAt: new Date(),
-      })
-      .where(eq(trackableStates.trackableId, trackableId));
-
-    const deliveries = await recordAndDeliver(tx, { id: t.accountId, plan: t.plan }, events);
-    return { evaluated: fresh.length, transitions: evaluation.transitions.length, deliveries, skipped: 0, more };
-  });
+  }
+  return battery;
 }

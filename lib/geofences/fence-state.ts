@@ -1,12 +1,13 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { geofenceMemberships, geofencePendingCrossings } from "@/lib/db/schema";
 import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
-import { loadShapes, type FenceCandidate } from "./candidates";
+import type { FenceCandidate } from "./candidates";
 import { NO_MEMORY, type FenceMemory, type Fix, type Transition } from "./evaluation";
 
-// The per-(trackable, geofence) state evaluation carries between batches: memberships (inside, since when, dwelt)
-// and pending crossings (debounce). Read and written inside the evaluation's transaction, under the trackable's lock.
+// The per-(trackable, geofence) state evaluation carries between rounds: memberships (inside, since when, dwelt) and
+// pending crossings (debounce). Read and written inside the evaluation's transaction, under the trackables' locks, for
+// every trackable of the round at once: two queries to read, at most five statements to write, whatever their number.
 
 export interface FenceState {
   inside: Set<string>;
@@ -15,64 +16,122 @@ export interface FenceState {
   shapes: Map<string, FenceCandidate>;
 }
 
-/**
- * The trackable's state. Memberships and pending crossings of geofences that no longer apply (unassigned) are dropped
- * here without an event: the unassignment itself recorded it.
- */
-export async function loadFenceState(
-  tx: Tx,
-  input: { accountId: string; trackableId: string },
-  /** The shapes of these geofence ids that still apply (evaluation passes its in-memory ones); by default a query. */
-  shapesOf?: (geofenceIds: string[]) => Map<string, FenceCandidate>,
-): Promise<FenceState> {
-  const { trackableId } = input;
-  const members = await tx
-    .select({ id: geofenceMemberships.geofenceId, enteredAt: geofenceMemberships.enteredAt, dwelt: geofenceMemberships.dwelt })
-    .from(geofenceMemberships)
-    .where(eq(geofenceMemberships.trackableId, trackableId));
-  const pending = await tx.select().from(geofencePendingCrossings).where(eq(geofencePendingCrossings.trackableId, trackableId));
-  const ids = [...new Set([...members.map((m) => m.id), ...pending.map((p) => p.geofenceId)])];
-  const shapes = shapesOf ? shapesOf(ids) : await loadShapes(tx, { accountId: input.accountId, trackableId, geofenceIds: ids });
-  const dropped = ids.filter((id) => !shapes.has(id));
-  if (dropped.length > 0) {
-    await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, dropped)));
-    await tx
-      .delete(geofencePendingCrossings)
-      .where(and(eq(geofencePendingCrossings.trackableId, trackableId), inArray(geofencePendingCrossings.geofenceId, dropped)));
-  }
-  const inside = new Set(members.filter((m) => shapes.has(m.id)).map((m) => m.id));
-  const memory = new Map<string, FenceMemory>();
-  for (const m of members) if (shapes.has(m.id)) memory.set(m.id, { enteredAt: m.enteredAt, dwelt: m.dwelt, pending: null });
-  for (const p of pending) {
-    if (!shapes.has(p.geofenceId)) continue;
-    const fix: Fix = { id: p.locationId, timestamp: p.timestamp, latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy };
-    memory.set(p.geofenceId, { ...(memory.get(p.geofenceId) ?? NO_MEMORY), pending: fix });
-  }
-  return { inside, memory, shapes };
+const EMPTY = (): FenceState => ({ inside: new Set(), memory: new Map(), shapes: new Map() });
+
+/** `(trackable_id, geofence_id) in ((…), …)` for the pairs. */
+function pairIn(table: typeof geofenceMemberships | typeof geofencePendingCrossings, pairs: ReadonlyArray<readonly [string, string]>): SQL {
+  const list = sql.join(
+    pairs.map(([t, g]) => sql`(${t}::uuid, ${g}::uuid)`),
+    sql`, `,
+  );
+  return sql`(${table.trackableId}, ${table.geofenceId}) in (${list})`;
 }
 
-/** Writes the net change from `before` to `after`: memberships entered, left or dwelt in, and the pending crossings. */
-export async function saveFenceState(
+/** Pairs per statement: two bind parameters each. */
+const PAIRS_PER_STATEMENT = 10_000;
+
+/**
+ * Each trackable's state, by trackable id. `shapesOf(trackableId, geofenceIds)` gives the shapes of those geofences
+ * that still apply to the trackable; memberships and pending crossings of the others (deleted or unassigned) are
+ * dropped here without an event: the deletion or unassignment recorded it.
+ */
+export async function loadFenceStates(
   tx: Tx,
-  trackableId: string,
-  before: Pick<FenceState, "inside" | "memory">,
-  after: Pick<FenceState, "inside" | "memory">,
-  transitions: readonly Transition<Fix>[],
-): Promise<void> {
-  const exited = [...before.inside].filter((id) => !after.inside.has(id));
-  if (exited.length > 0) {
-    await tx.delete(geofenceMemberships).where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, exited)));
+  trackableIds: readonly string[],
+  shapesOf: (trackableId: string, geofenceIds: string[]) => Map<string, FenceCandidate>,
+): Promise<Map<string, FenceState>> {
+  const states = new Map<string, FenceState>();
+  if (trackableIds.length === 0) return states;
+  const ids = [...trackableIds];
+  const members = await tx
+    .select({
+      trackableId: geofenceMemberships.trackableId,
+      geofenceId: geofenceMemberships.geofenceId,
+      enteredAt: geofenceMemberships.enteredAt,
+      dwelt: geofenceMemberships.dwelt,
+    })
+    .from(geofenceMemberships)
+    .where(inArray(geofenceMemberships.trackableId, ids));
+  const pending = await tx.select().from(geofencePendingCrossings).where(inArray(geofencePendingCrossings.trackableId, ids));
+
+  const fenceIds = new Map<string, Set<string>>(ids.map((id) => [id, new Set()]));
+  for (const r of [...members, ...pending]) fenceIds.get(r.trackableId)?.add(r.geofenceId);
+  const dropped: Array<[string, string]> = [];
+  for (const [trackableId, set] of fenceIds) {
+    const state = EMPTY();
+    if (set.size > 0) {
+      state.shapes = shapesOf(trackableId, [...set]);
+      for (const g of set) if (!state.shapes.has(g)) dropped.push([trackableId, g]);
+    }
+    states.set(trackableId, state);
   }
-  // A visit begun in this batch (possibly after leaving an earlier one) replaces the row; a dwell marks it.
-  const enteredAt = new Map<string, Fix>();
-  for (const tr of transitions) if (tr.kind === "entry") enteredAt.set(tr.geofenceId, tr.at ?? tr.point);
-  const rows = [...after.inside].flatMap((geofenceId) => {
-    const m = after.memory.get(geofenceId) ?? NO_MEMORY;
-    const entry = enteredAt.get(geofenceId);
-    if (entry) return [{ trackableId, geofenceId, locationId: entry.id, enteredAt: entry.timestamp, dwelt: m.dwelt }];
-    return [];
+  for (const m of members) {
+    const state = states.get(m.trackableId)!;
+    if (!state.shapes.has(m.geofenceId)) continue;
+    state.inside.add(m.geofenceId);
+    state.memory.set(m.geofenceId, { enteredAt: m.enteredAt, dwelt: m.dwelt, pending: null });
+  }
+  for (const p of pending) {
+    const state = states.get(p.trackableId)!;
+    if (!state.shapes.has(p.geofenceId)) continue;
+    const fix: Fix = { id: p.locationId, timestamp: p.timestamp, latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy };
+    state.memory.set(p.geofenceId, { ...(state.memory.get(p.geofenceId) ?? NO_MEMORY), pending: fix });
+  }
+  await inChunks(dropped, PAIRS_PER_STATEMENT, async (chunk) => {
+    await tx.delete(geofenceMemberships).where(pairIn(geofenceMemberships, chunk));
+    await tx.delete(geofencePendingCrossings).where(pairIn(geofencePendingCrossings, chunk));
   });
-  await inChunks(rows, rowsPerInsert(geofenceMemberships), async (chunk) => {
+  return states;
+}
+
+/** What one trackable's evaluation changed: its state before and after, and the transitions in between. */
+export interface FenceStateChange {
+  trackableId: string;
+  before: Pick<FenceState, "inside" | "memory">;
+  after: Pick<FenceState, "inside" | "memory">;
+  transitions: readonly Transition<Fix>[];
+}
+
+/**
+ * Writes the net changes: memberships entered, left or dwelt in, and the pending crossings, of every trackable in one
+ * statement per kind of change (none when nothing of that kind changed).
+ */
+export async function saveFenceStates(tx: Tx, changes: readonly FenceStateChange[]): Promise<void> {
+  const exited: Array<[string, string]> = [];
+  const dwelt: Array<[string, string]> = [];
+  const entered: Array<typeof geofenceMemberships.$inferInsert> = [];
+  const clearPending: string[] = [];
+  const pendingRows: Array<typeof geofencePendingCrossings.$inferInsert> = [];
+  for (const { trackableId, before, after, transitions } of changes) {
+    for (const id of before.inside) if (!after.inside.has(id)) exited.push([trackableId, id]);
+    // A visit begun in this round (possibly after leaving an earlier one) replaces the row; a dwell marks it.
+    const enteredAt = new Map<string, Fix>();
+    for (const tr of transitions) if (tr.kind === "entry") enteredAt.set(tr.geofenceId, tr.at ?? tr.point);
+    for (const geofenceId of after.inside) {
+      const m = after.memory.get(geofenceId) ?? NO_MEMORY;
+      const entry = enteredAt.get(geofenceId);
+      if (entry) entered.push({ trackableId, geofenceId, locationId: entry.id, enteredAt: entry.timestamp, dwelt: m.dwelt });
+      else if (m.dwelt && !before.memory.get(geofenceId)?.dwelt) dwelt.push([trackableId, geofenceId]);
+    }
+    if ([...before.memory.values()].some((m) => m.pending)) clearPending.push(trackableId);
+    for (const [geofenceId, m] of after.memory) {
+      if (!m.pending) continue;
+      pendingRows.push({
+        trackableId,
+        geofenceId,
+        locationId: m.pending.id,
+        timestamp: m.pending.timestamp,
+        latitude: m.pending.latitude,
+        longitude: m.pending.longitude,
+        accuracy: m.pending.accuracy ?? null,
+      });
+    }
+  }
+
+  await inChunks(exited, PAIRS_PER_STATEMENT, async (chunk) => {
+    await tx.delete(geofenceMemberships).where(pairIn(geofenceMemberships, chunk));
+  });
+  await inChunks(entered, rowsPerInsert(geofenceMemberships), async (chunk) => {
     await tx
       .insert(geofenceMemberships)
       .values(chunk)
@@ -81,26 +140,12 @@ export async function saveFenceState(
         set: { locationId: sql`excluded.location_id`, enteredAt: sql`excluded.entered_at`, dwelt: sql`excluded.dwelt` },
       });
   });
-  const dwelt = [...after.inside].filter((id) => !enteredAt.has(id) && after.memory.get(id)?.dwelt && !before.memory.get(id)?.dwelt);
-  if (dwelt.length > 0) {
-    await tx
-      .update(geofenceMemberships)
-      .set({ dwelt: true })
-      .where(and(eq(geofenceMemberships.trackableId, trackableId), inArray(geofenceMemberships.geofenceId, dwelt)));
-  }
-
-  const pendingBefore = [...before.memory].filter(([, m]) => m.pending);
-  const pendingAfter = [...after.memory].filter(([, m]) => m.pending);
-  if (pendingBefore.length > 0) await tx.delete(geofencePendingCrossings).where(eq(geofencePendingCrossings.trackableId, trackableId));
-  const pendingRows = pendingAfter.map(([geofenceId, m]) => ({
-        trackableId,
-        geofenceId,
-        locationId: m.pending!.id,
-        timestamp: m.pending!.timestamp,
-        latitude: m.pending!.latitude,
-        longitude: m.pending!.longitude,
-        accuracy: m.pending!.accuracy ?? null,
-  }));
+  await inChunks(dwelt, PAIRS_PER_STATEMENT, async (chunk) => {
+    await tx.update(geofenceMemberships).set({ dwelt: true }).where(pairIn(geofenceMemberships, chunk));
+  });
+  await inChunks(clearPending, PAIRS_PER_STATEMENT, async (chunk) => {
+    await tx.delete(geofencePendingCrossings).where(inArray(geofencePendingCrossings.trackableId, chunk));
+  });
   await inChunks(pendingRows, rowsPerInsert(geofencePendingCrossings), async (chunk) => {
     await tx.insert(geofencePendingCrossings).values(chunk);
   });

@@ -178,3 +178,104 @@ describe("EmbeddedRunner failures", () => {
     await db.delete(jobs);
   });
 });
+
+describe("EmbeddedRunner batches", () => {
+  const batches: number[][] = [];
+  const alone: number[] = [];
+  let failBatchWith: number | null = null;
+  let release: (() => void) | null = null;
+  // Runs of one key never overlap; runs due together are handed to batch.run at once.
+  const summed = defineWorkflow({
+    name: "test-batched",
+    payload: z.object({ n: z.number() }),
+    concurrencyKey: { field: "n" },
+    async run({ n }, io) {
+      await io.runTask("alone", async () => {
+        alone.push(n);
+      });
+    },
+    batch: {
+      maxSize: 50,
+      async run(payloads, io) {
+        await io.runTask("together", async () => {
+          const ns = payloads.map((p) => p.n).sort((a, b) => a - b);
+          batches.push(ns);
+          if (release) await new Promise<void>((r) => (release = r));
+          if (failBatchWith !== null && ns.includes(failBatchWith)) throw new Error(`payload ${failBatchWith} is bad`);
+        });
+      },
+    },
+  });
+
+  beforeEach(() => {
+    batches.length = 0;
+    alone.length = 0;
+    failBatchWith = null;
+    release = null;
+  });
+
+  it("hands the runs queued together to batch.run at once, maxSize at a time, and deletes them", async () => {
+    await enqueueMany(
+      summed,
+      Array.from({ length: 120 }, (_, n) => ({ payload: { n }, dedupeKey: `summed:${n}` })),
+      { executor: db },
+    );
+    await drain(summed as unknown as Workflow);
+    expect(batches.map((b) => b.length)).toEqual([50, 50, 20]);
+    expect(batches.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, n) => n));
+    expect(alone).toEqual([]);
+    expect(await db.select().from(jobs)).toHaveLength(0);
+  });
+
+  it("keeps one batch of a workflow running: runs queued meanwhile wait for it and make up the next batch", async () => {
+    await enqueueMany(summed, [{ payload: { n: 1 } }], { executor: db });
+    release = () => {};
+    const runner = new EmbeddedRunner(db, new Map([[summed.name, summed as unknown as Workflow]]), { pollMs: 20, retryBaseMs: 10 });
+    await runner.start();
+    try {
+      while (batches.length === 0) await new Promise((r) => setTimeout(r, 10));
+      // The first batch is running: three more runs come in, one of them for the running key.
+      await enqueueMany(summed, [{ payload: { n: 1 } }, { payload: { n: 2 } }, { payload: { n: 3 } }], { executor: db });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(batches).toEqual([[1]]);
+      const finish = release as () => void;
+      release = null;
+      finish();
+      const deadline = Date.now() + 10_000;
+      while ((await db.select({ id: jobs.id }).from(jobs)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await runner.stop();
+    }
+    expect(batches).toEqual([[1], [1, 2, 3]]);
+  });
+
+  it("tries each run of a failed batch again on its own; a run enqueued meanwhile with its dedupe key joins it", async () => {
+    failBatchWith = 7;
+    await enqueueMany(
+      summed,
+      [5, 6, 7].map((n) => ({ payload: { n }, dedupeKey: `summed:${n}` })),
+      { executor: db },
+    );
+    release = () => {};
+    const logged: string[] = [];
+    const log = { error: (...a: unknown[]) => logged.push(a.map(String).join(" ")), warn: () => {} };
+    const runner = new EmbeddedRunner(db, new Map([[summed.name, summed as unknown as Workflow]]), { pollMs: 20, retryBaseMs: 10, log });
+    await runner.start();
+    try {
+      while (batches.length === 0) await new Promise((r) => setTimeout(r, 10));
+      // While the batch runs, another post for 7 queues a run with the same dedupe key.
+      await enqueueMany(summed, [{ payload: { n: 7 }, dedupeKey: "summed:7" }], { executor: db });
+      const finish = release as () => void;
+      release = null;
+      finish();
+      const deadline = Date.now() + 10_000;
+      while ((await db.select({ id: jobs.id }).from(jobs)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await runner.stop();
+    }
+    expect(batches).toEqual([[5, 6, 7]]);
+    expect(alone.sort((a, b) => a - b)).toEqual([5, 6, 7]);
+    expect(logged.some((l) => l.includes("a batch of 3 test-batched runs failed; each is tried again on its own") && l.includes("payload 7 is bad"))).toBe(true);
+    expect(await db.select().from(jobs)).toHaveLength(0);
+  });
+});

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, gte, inArray, isNull, lt, lte, ne, notExists, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notExists, notInArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db/client";
 import { jobs, type JobRow } from "@/lib/db/schema";
@@ -42,7 +42,13 @@ class Sleeping extends Error {
  */
 export class EmbeddedRunner {
   private readonly id = `runner-${process.pid}-${randomUUID().slice(0, 8)}`;
+  /** Every job this process runs, by id (a batch's jobs share its promise): their leases are renewed. */
   private readonly running = new Map<string, Promise<void>>();
+  /** Runs in progress (a batch is one run): what takes the slots. */
+  private runs = 0;
+  /** Workflows with a batch running in this process: their queued runs wait for it and make up the next batch. */
+  private readonly batching = new Set<string>();
+  private readonly batched: Workflow[];
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly opts: Required<Omit<RunnerOptions, "log">> & { log: Pick<Console, "error" | "warn"> };
   private stopped = true;
@@ -65,6 +71,7 @@ export class EmbeddedRunner {
       vacuumEveryMs: opts.vacuumEveryMs ?? 0,
       log: opts.log ?? console,
     };
+    this.batched = [...workflows.values()].filter((wf) => wf.batch);
   }
 
   async start(): Promise<void> {
@@ -114,10 +121,29 @@ export class EmbeddedRunner {
   }
 
   private async tick(): Promise<void> {
-    const free = this.opts.slots - this.running.size;
+    let free = this.opts.slots - this.runs;
     if (free <= 0 || this.stopped) return;
     const now = new Date();
     const lease = { status: "running" as const, lockedBy: this.id, lockedUntil: new Date(now.getTime() + this.opts.leaseMs), updatedAt: now };
+    // First the batched workflows without a batch running here: up to maxSize of their queued first tries, as one run.
+    for (const wf of this.batched) {
+      if (free <= 0 || this.batching.has(wf.name)) continue;
+      const due = and(eq(jobs.status, "queued"), lte(jobs.runAt, now), eq(jobs.name, wf.name), eq(jobs.failures, 0))!;
+      const claimed = await this.db.update(jobs).set(lease).where(inArray(jobs.id, this.claimable(due, jobs.runAt, wf.batch!.maxSize, now))).returning();
+      const fresh = claimed.filter((job) => !this.running.has(job.id));
+      if (fresh.length === 0) continue;
+      free--;
+      this.batching.add(wf.name);
+      this.runs++;
+      const run = this.executeBatch(wf, fresh).finally(() => {
+        for (const job of fresh) this.running.delete(job.id);
+        this.batching.delete(wf.name);
+        this.runs--;
+        this.wake();
+      });
+      for (const job of fresh) this.running.set(job.id, run);
+    }
+    if (free <= 0) return;
     // Running jobs whose runner's lease expired (a dead process), then due queued jobs in run_at order: two claims,
     // so each walks its own partial index (one OR of both made every claim sort the whole queue).
     const expired = await this.db
@@ -130,7 +156,7 @@ export class EmbeddedRunner {
         ? await this.db
             .update(jobs)
             .set(lease)
-            .where(inArray(jobs.id, this.claimable(and(eq(jobs.status, "queued"), lte(jobs.runAt, now))!, jobs.runAt, free - expired.length, now)))
+            .where(inArray(jobs.id, this.claimable(and(eq(jobs.status, "queued"), lte(jobs.runAt, now), this.notBatched())!, jobs.runAt, free - expired.length, now)))
             .returning()
         : [];
     const claimed = [...expired, ...queued];
@@ -145,13 +171,64 @@ export class EmbeddedRunner {
         continue;
       }
       if (job.concurrencyKey) seenKeys.add(job.concurrencyKey);
+      this.runs++;
       const run = this.execute(job).finally(() => {
         this.running.delete(job.id);
+        this.runs--;
         this.wake();
       });
       this.running.set(job.id, run);
     }
     if (claimed.length === free) this.again = true;
+  }
+
+  /** Queued jobs the one-by-one claim takes: not the first tries of batched workflows (their batch takes those). */
+  private notBatched(): SQL | undefined {
+    if (this.batched.length === 0) return undefined;
+    return or(
+      notInArray(
+        jobs.name,
+        this.batched.map((wf) => wf.name),
+      ),
+      gt(jobs.failures, 0),
+    );
+  }
+
+  /**
+   * Runs a batch of first tries (Workflow.batch) with no memoized steps: a batched workflow's steps must be safe to
+   * run again (the evaluation's are: its progress is the cursor it commits). Done, its jobs are deleted; failed, each
+   * is queued again at once for a try of its own, so one bad payload never holds the others back.
+   */
+  private async executeBatch(wf: Workflow, batch: JobRow[]): Promise<void> {
+    const mine = and(
+      inArray(
+        jobs.id,
+        batch.map((j) => j.id),
+      ),
+      eq(jobs.lockedBy, this.id),
+    );
+    const io: StepIO = {
+      runTask: (_id, fn) => fn(),
+      sleep: async () => {
+        throw new Error(`batched workflow ${wf.name} cannot sleep`);
+      },
+      attempt: 0,
+      maxAttempts: 1 + (wf.retries ?? DEFAULT_RETRIES),
+    };
+    try {
+      await wf.batch!.run(
+        batch.map((job) => wf.payload.parse(job.payload)),
+        io,
+      );
+      await this.db.delete(jobs).where(mine);
+      this.finished += batch.length;
+    } catch (err) {
+      this.opts.log.error(`[jobs] a batch of ${batch.length} ${wf.name} runs failed; each is tried again on its own:`, err);
+      await this.requeue(
+        batch.map((j) => j.id),
+        { failures: 1, error: describeError(err).slice(0, 2000), runAt: new Date() },
+      );
+    }
   }
 
   /**
@@ -265,19 +342,33 @@ export class EmbeddedRunner {
           `(payload ${JSON.stringify(job.payload)}; kept in the jobs table with status "failed"; later runs are not blocked)`,
       );
     }
+    const retry = {
+      failures,
+      error: message.slice(0, 2000),
+      steps: job.steps,
+      runAt: new Date(Date.now() + Math.min(300_000, this.opts.retryBaseMs * 2 ** (failures - 1))),
+    };
+    if (!permanent) return this.requeue([job.id], retry);
     await this.db
       .update(jobs)
-      .set({
-        status: permanent ? "failed" : "queued",
-        failures,
-        error: message.slice(0, 2000),
-        steps: job.steps,
-        runAt: new Date(Date.now() + Math.min(300_000, this.opts.retryBaseMs * 2 ** (failures - 1))),
-        lockedBy: null,
-        lockedUntil: null,
-        updatedAt: new Date(),
-      })
+      .set({ ...retry, status: "failed", lockedBy: null, lockedUntil: null, updatedAt: new Date() })
       .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.id)));
+  }
+
+  /**
+   * Puts our running jobs back in the queue with `set`. A run enqueued meanwhile with the same dedupe key (a post
+   * during a failed evaluation) is joined to them, as enqueue() would have done had they been queued: two queued jobs
+   * with one key would break the unique index, and a deduplicated run's work is the same whichever row carries it.
+   */
+  private async requeue(ids: string[], set: Partial<Pick<JobRow, "failures" | "error" | "steps" | "runAt">>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const keys = tx.select({ key: jobs.dedupeKey }).from(jobs).where(and(inArray(jobs.id, ids), isNotNull(jobs.dedupeKey)));
+      await tx.delete(jobs).where(and(eq(jobs.status, "queued"), inArray(jobs.dedupeKey, keys), notInArray(jobs.id, ids)));
+      await tx
+        .update(jobs)
+        .set({ ...set, status: "queued", lockedBy: null, lockedUntil: null, updatedAt: new Date() })
+        .where(and(inArray(jobs.id, ids), eq(jobs.lockedBy, this.id)));
+    });
   }
 
   private async vacuum(): Promise<void> {

@@ -36,6 +36,13 @@ export interface Workflow<S extends z.ZodType = z.ZodType> {
   /** Retries of a failed step (a thrown error, not a webhook failure), with back-off; DEFAULT_RETRIES when unset. */
   retries?: number;
   run(payload: z.output<S>, io: StepIO): Promise<void>;
+  /**
+   * Runs that are due together are run as one: `batch.run` receives up to `maxSize` payloads (Inngest's batchEvents;
+   * the embedded runner claims that many queued runs at once and keeps one batch of the workflow running per process,
+   * so the runs that come in meanwhile make up the next batch). When a batch fails, the embedded runner tries its runs
+   * again one by one with `run`; on Inngest, `batch.run` sees the step's `attempt` and does so itself.
+   */
+  batch?: { maxSize: number; run(payloads: Array<z.output<S>>, io: StepIO): Promise<void> };
 }
 
 export const defineWorkflow = <S extends z.ZodType>(w: Workflow<S>): Workflow<S> => w;

@@ -24,14 +24,17 @@ const DELIVERIES_PER_WRITE = DEFAULT_ROWS_PER_STATEMENT;
  * Turns events into deliveries — to the geofence's own webhook and to every enabled account endpoint subscribed to
  * the kind — and starts their deliver-webhook workflows, all in the caller's transaction. The events × endpoints
  * product is walked lazily and written DELIVERIES_PER_WRITE rows at a time, so memory stays bounded whatever the
- * number of events and endpoints. Webhooks are an enterprise feature: on any other plan nothing is sent.
+ * number of events and endpoints. Webhooks are an enterprise feature: on any other plan nothing is sent. `known`: the
+ * account's enabled endpoints, when the caller has read them in this transaction.
  */
-export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[]): Promise<number> {
+export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[], known?: WebhookRow[]): Promise<number> {
   if (account.plan !== "enterprise" || events.length === 0) return 0;
-  const endpoints = await tx
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.accountId, account.id), eq(webhooks.enabled, true)));
+  const endpoints =
+    known ??
+    (await tx
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.accountId, account.id), eq(webhooks.enabled, true))));
   let total = 0;
   let batch: NewDelivery[] = [];
   const flush = async () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVALUATION_BATCH, evaluateTrackable } from "@/lib/geofences/evaluate-trackable";
+import { EVALUATION_BATCH, evaluateTrackable, evaluateTrackables, TRACKABLES_PER_RUN, type RoundOptions } from "@/lib/geofences/evaluate-trackable";
 import { defineWorkflow } from "../types";
 
 /**
@@ -11,10 +11,21 @@ export function roundSize(attempt: number): number {
   return Math.max(1, Math.floor(EVALUATION_BATCH / 16 ** attempt));
 }
 
+/** One round of each trackable in turn, alone (a batch's retry): the trackables with points left. */
+async function eachAlone(trackableIds: readonly string[], opts: RoundOptions): Promise<string[]> {
+  const more: string[] = [];
+  for (const id of trackableIds) if ((await evaluateTrackable(id, opts)).more) more.push(id);
+  return more;
+}
+
 /**
- * evaluate-geofences: brings a trackable's geofence state up to its newest locations and emits the events. Runs are
- * serialized per trackable (concurrency key; the state row lock backs it up in the database). A point whose
- * evaluation fails on every try is skipped with a logged reason, so it never stops the trackable's later locations.
+ * evaluate-geofences: brings trackables' geofence state up to their newest locations and emits the events. A run is
+ * started per trackable by each post (one queued run per trackable at most: later posts join it) and runs of one
+ * trackable never overlap (concurrency key; the state row lock backs it up in the database). Runs that are due
+ * together are evaluated together (`batch`): one transaction per round for all of their trackables, so the cost of a
+ * round is paid once for every trackable that posted while the last one ran. A failed batch is tried again trackable
+ * by trackable, in shrinking rounds; a point whose evaluation fails on every try is skipped with a logged reason, so
+ * it never stops the trackable's later locations.
  */
 export const evaluateGeofences = defineWorkflow({
   name: "evaluate-geofences",
@@ -28,5 +39,18 @@ export const evaluateGeofences = defineWorkflow({
       const result = await io.runTask(`evaluate-${round}`, () => evaluateTrackable(trackableId, { maxPoints, skipPointOnFailure: last }));
       if (!result.more) return;
     }
+  },
+  batch: {
+    maxSize: TRACKABLES_PER_RUN,
+    async run(payloads, io) {
+      let ids = [...new Set(payloads.map((p) => p.trackableId))];
+      for (let round = 1; ids.length > 0; round++) {
+        // The try of this round's step: the first evaluates all trackables together; a retry (Inngest) takes them one
+        // by one in shrinking rounds, skipping a point that fails on the last try.
+        const attempt = io.attempt;
+        const opts = { maxPoints: roundSize(attempt), skipPointOnFailure: attempt >= io.maxAttempts - 1 };
+        ids = await io.runTask(`evaluate-${round}`, async () => (attempt === 0 ? (await evaluateTrackables(ids)).more : eachAlone(ids, opts)));
+      }
+    },
   },
 });
