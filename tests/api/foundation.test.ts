@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newAccount, request } from "../harness/client";
+import { awayFromWindowEdge, newAccount, request } from "../harness/client";
 
 describe("routing and the error envelope", () => {
   it("unknown routes under /api/v1 give the JSON 404", async () => {
@@ -55,12 +55,6 @@ describe("routing and the error envelope", () => {
 });
 
 describe("rate limit", () => {
-  /** The limiter's fixed windows are aligned to the minute: a burst straddling one lets 101 through (sliding window). */
-  async function awayFromWindowEdge(marginMs = 5_000) {
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < marginMs) await new Promise((r) => setTimeout(r, left + 10));
-  }
-
   it("of 150 simultaneous requests on a fresh key exactly 100 pass; 429s carry Retry-After", async () => {
     const { key } = await newAccount();
     await awayFromWindowEdge();
