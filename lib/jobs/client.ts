@@ -26,7 +26,7 @@ export interface EnqueueOptions {
    * event is sent at once (a send that fails throws, rolling the caller's transaction back).
    */
   executor?: Executor;
-  /** At most one queued job per key (a later enqueue joins the queued one). */
+  /** At most one queued job per key (a later enqueue joins the queued one: JOIN_QUEUED_RUN). */
   dedupeKey?: string;
   /** Inngest event id: Inngest ignores a second event with the same id (idempotent retries of the sender). */
   eventId?: string;
@@ -36,6 +36,16 @@ export interface EnqueueOptions {
 export async function enqueue<S extends z.ZodType>(wf: Workflow<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
   await enqueueMany(wf, [{ payload, dedupeKey: opts.dedupeKey, eventId: opts.eventId }], opts);
 }
+
+/**
+ * How a run joins the queued run of its dedupe key, in the enqueuing statement: by updating that row, not by doing
+ * nothing. The update locks the queued row until the enqueuing transaction commits, and the runner claims with SKIP
+ * LOCKED, so the queued run cannot start before the data it is joined for (a post's points) is committed; with DO
+ * NOTHING it could, and would miss those points with no run left to evaluate them.
+ */
+export const JOIN_QUEUED_RUN = sql.raw(
+  "on conflict (dedupe_key) where status = 'queued' and dedupe_key is not null do update set updated_at = excluded.updated_at",
+);
 
 /** Events per inngest.send(): one request stays far below Inngest's request size limit. */
 const EVENTS_PER_SEND = 500;
@@ -61,7 +71,10 @@ export async function enqueueMany<S extends z.ZodType>(
   }
   const executor = opts.executor ?? (await getDb());
   const concurrencyField = wf.concurrencyKey?.field;
-  await inChunks(parsed, rowsPerInsert(jobs), async (chunk) => {
+  // One row per dedupe key (an upsert may not touch a row twice in one statement): later runs join the first.
+  const keys = new Set<string>();
+  const unique = parsed.filter((r) => !r.dedupeKey || (!keys.has(r.dedupeKey) && keys.add(r.dedupeKey)));
+  await inChunks(unique, rowsPerInsert(jobs), async (chunk) => {
     await executor
       .insert(jobs)
       .values(
@@ -72,9 +85,10 @@ export async function enqueueMany<S extends z.ZodType>(
           concurrencyKey: concurrencyField ? `${wf.name}:${String(r.data[concurrencyField])}` : null,
         })),
       )
-      .onConflictDoNothing({
+      .onConflictDoUpdate({
         target: jobs.dedupeKey,
-        where: sql`${jobs.status} = 'queued' and ${jobs.dedupeKey} is not null`,
+        targetWhere: sql`${jobs.status} = 'queued' and ${jobs.dedupeKey} is not null`,
+        set: { updatedAt: sql`excluded.updated_at` },
       });
   });
   if (!opts.executor) wakeRunner();

@@ -279,3 +279,45 @@ describe("EmbeddedRunner batches", () => {
     expect(await db.select().from(jobs)).toHaveLength(0);
   });
 });
+
+describe("EmbeddedRunner and a run joined by a transaction still open", () => {
+  const ran: Array<{ n: number; committed: boolean }> = [];
+  let committed = false;
+  const joined = defineWorkflow({
+    name: "test-joined",
+    payload: z.object({ n: z.number() }),
+    async run({ n }, io) {
+      await io.runTask("work", async () => {
+        ran.push({ n, committed });
+      });
+    },
+  });
+
+  // Two connections are needed to hold a transaction open beside the runner: Postgres only (PGlite has one).
+  it.skipIf(!process.env.DATABASE_URL)("does not start the queued run before the joining transaction commits", async () => {
+    ran.length = 0;
+    committed = false;
+    await enqueueMany(joined, [{ payload: { n: 1 }, dedupeKey: "joined:1" }], { executor: db });
+    let commit!: () => void;
+    const open = db.transaction(async (tx) => {
+      // What a post does: its data, then its run, which joins the queued one (a trackable's evaluation).
+      await enqueueMany(joined, [{ payload: { n: 1 }, dedupeKey: "joined:1" }], { executor: tx });
+      await new Promise<void>((r) => (commit = r));
+    });
+    while (!commit) await new Promise((r) => setTimeout(r, 5));
+    const runner = new EmbeddedRunner(db, new Map([[joined.name, joined as unknown as Workflow]]), { pollMs: 20 });
+    await runner.start();
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(ran).toEqual([]);
+      committed = true;
+      commit();
+      await open;
+      const deadline = Date.now() + 10_000;
+      while ((await db.select({ id: jobs.id }).from(jobs)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await runner.stop();
+    }
+    expect(ran).toEqual([{ n: 1, committed: true }]);
+  });
+});

@@ -1,4 +1,4 @@
-import { enqueue, wakeRunner } from "@/lib/jobs/client";
+import { enqueue, JOIN_QUEUED_RUN, wakeRunner } from "@/lib/jobs/client";
 import { evaluateGeofences } from "@/lib/jobs/workflows/evaluate-geofences";
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
@@ -113,8 +113,9 @@ const MAX_ROWS_PER_STATEMENT = Math.floor(MAX_BIND_PARAMETERS / LOCATION_COLUMNS
  * Stores the points and queues their trackable's evaluation in ONE statement (atomic on its own, so no transaction):
  * the trackable is checked to be the account's and locked FOR KEY SHARE (a concurrent DELETE waits for this insert
  * instead of failing it on the foreign key; after one that committed, nothing is written), then the locations and
- * the job (joining a queued one for the trackable) are inserted. The rows are not read back: every column is written
- * from `values`. False when the trackable is not the account's.
+ * the job (joining a queued one for the trackable, which then stays unclaimable until this statement commits) are
+ * inserted. The rows are not read back: every column is written from `values`. False when the trackable is not the
+ * account's.
  */
 async function insertWithJob(ctx: Ctx, trackableId: string, values: LocationRow[]): Promise<boolean> {
   const [result] = await executeRows<{ owned: number }>(
@@ -130,7 +131,7 @@ async function insertWithJob(ctx: Ctx, trackableId: string, values: LocationRow[
     ), queued as (
       ${jobInsert(trackableId)}
       where exists (select 1 from owner)
-      on conflict (dedupe_key) where status = 'queued' and dedupe_key is not null do nothing
+      ${JOIN_QUEUED_RUN}
     )
     select count(*)::int4 as owned from owner`,
   );
@@ -155,7 +156,7 @@ async function insertNewWithJob(ctx: Ctx, trackableId: string, values: LocationR
     ), queued as (
       ${jobInsert(trackableId)}
       where exists (select 1 from stored)
-      on conflict (dedupe_key) where status = 'queued' and dedupe_key is not null do nothing
+      ${JOIN_QUEUED_RUN}
     )
     select id::text as id from stored`,
   );
