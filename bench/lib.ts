@@ -62,19 +62,30 @@ export async function provisionKey(app: { baseUrl: string; adminToken: string },
   return ((await res.json()) as { key: string }).key;
 }
 
-/** Geofences spread around the bench's points (see point() in bench/lib.ts), through the API, 20 at a time. */
+/**
+ * The i-th of the benches' geofences, spread around their points (see point()): even ones circles, odd ones 20-vertex
+ * star polygons, with the centre and bounding radius the API would store for them.
+ */
+export function fenceBody(i: number) {
+  const lat = 52.4 + ((i * 7919) % 1000) / 5000;
+  const lon = 13.2 + ((i * 104729) % 1000) / 2500;
+  if (i % 2 === 0) return { name: `fence ${i}`, latitude: lat, longitude: lon, radius: 100 + (i % 20) * 50 };
+  const ring: [number, number][] = Array.from({ length: 20 }, (_, k) => {
+    const a = (2 * Math.PI * k) / 20;
+    const r = (k % 2 ? 0.004 : 0.002) * (1 + (i % 5) / 5);
+    return [lon + Math.sin(a) * r * 1.6, lat + Math.cos(a) * r];
+  });
+  ring.push(ring[0]!);
+  // The farthest vertex bounds the star (what the API stores as a polygon's radius is at least that).
+  const radius = Math.max(...ring.map(([x, y]) => Math.hypot((x - lon) * 111_320 * Math.cos((lat * Math.PI) / 180), (y - lat) * 110_574))) * 1.01;
+  return { name: `fence ${i}`, shape: "polygon" as const, geometry: { type: "Polygon" as const, coordinates: [ring] }, latitude: lat, longitude: lon, radius };
+}
+
+/** The first fenceCount of fenceBody's geofences, through the API, 20 at a time. */
 export async function createFences(base: string, headers: Record<string, string>, fenceCount: number): Promise<void> {
   const body = (i: number) => {
-    const lat = 52.4 + ((i * 7919) % 1000) / 5000;
-    const lon = 13.2 + ((i * 104729) % 1000) / 2500;
-    if (i % 2 === 0) return { name: `fence ${i}`, latitude: lat, longitude: lon, radius: 100 + (i % 20) * 50 };
-    const ring: [number, number][] = Array.from({ length: 20 }, (_, k) => {
-      const a = (2 * Math.PI * k) / 20;
-      const r = (k % 2 ? 0.004 : 0.002) * (1 + (i % 5) / 5);
-      return [lon + Math.sin(a) * r * 1.6, lat + Math.cos(a) * r];
-    });
-    ring.push(ring[0]!);
-    return { name: `fence ${i}`, shape: "polygon", geometry: { type: "Polygon", coordinates: [ring] } };
+    const { latitude, longitude, radius, ...fence } = fenceBody(i);
+    return "geometry" in fence ? fence : { ...fence, latitude, longitude, radius };
   };
   for (let i = 0; i < fenceCount; i += 20) {
     await Promise.all(

@@ -286,7 +286,8 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
       const account = { id: t.accountId, plan: t.plan };
       let forAccount = happenings.get(t.accountId);
       if (!forAccount) happenings.set(t.accountId, (forAccount = { account, list: [] }));
-      const battery = happeningsOf(forAccount.list, { t, state, evaluation, fences, threshold });
+      const locationUpdates = (endpointsOf.get(t.accountId) ?? []).some((e) => e.events.includes("location.updated"));
+      const battery = happeningsOf(forAccount.list, { t, state, evaluation, fences, threshold, locationUpdates });
 
       const fresh = evaluation.fresh;
       const last = fresh[fresh.length - 1] ?? points[points.length - 1]!;
@@ -323,9 +324,11 @@ function happeningsOf(
     evaluation: ReturnType<typeof evaluatePoints<LocationRow>>;
     fences: Map<string, FenceCandidate>;
     threshold: number;
+    /** An endpoint of the account subscribes to location.updated (otherwise none is made: it is never recorded). */
+    locationUpdates: boolean;
   },
 ): number | null {
-  const { t, state, evaluation, fences, threshold } = input;
+  const { t, state, evaluation, fences, threshold, locationUpdates } = input;
   const trackableId = t.id;
   const beacon = beaconOf(t);
   const fresh = evaluation.fresh;
@@ -372,7 +375,7 @@ function happeningsOf(
         },
       });
     }
-    events.push({ record: null, outgoing: { event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) } });
+    if (locationUpdates) events.push({ record: null, outgoing: { event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) } });
     if (p.battery !== null) {
       // Fires on the fall below the threshold; a device whose first reading is already low counts as falling.
       if (p.battery < threshold && (battery === null || battery >= threshold)) {

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import Flatbush from "flatbush";
 import type { Executor } from "@/lib/db/client";
 import { accounts, geofences, geofenceTrackables } from "@/lib/db/schema";
 import { fenceColumns, type FenceCandidate } from "./candidates";
@@ -7,8 +8,9 @@ import type { LatLon } from "./evaluation";
 // An account's geofences held in this process's memory for evaluation, keyed by the account's geofences_version: every
 // change to a geofence or to its assignments bumps that counter in the same transaction (bumpGeofencesVersion), and
 // evaluation reads it under the trackable's lock before using the cache, so every server sees an edit on its next
-// evaluation after the edit commits. Candidates then come from a scan of the fences' bounding boxes (a superset of the
-// fences that may contain the point; `contains` decides exactly) instead of a query per round.
+// evaluation after the edit commits. Candidates then come from a packed R-tree of the fences' bounding boxes (Flatbush:
+// a superset of the fences that may contain the point; `contains` decides exactly) instead of a query per round, so a
+// point costs what its candidates cost, however many fences the account has.
 
 export interface AccountFences {
   accountId: string;
@@ -21,6 +23,33 @@ export interface AccountFences {
   assigned: Map<string, Set<string>>;
   /** Per fence, [minLat, maxLat, lonCentre, halfLonSpan] of a box that holds every point the fence may contain (halfLonSpan ≥ 180: any longitude). */
   boxes: Float64Array;
+  /** The boxes as longitude/latitude rectangles (one box crossing the antimeridian is two), null without fences. */
+  index: Flatbush | null;
+  /** The fence (index into `fences`) of each rectangle of `index`. */
+  fenceOf: Int32Array;
+}
+
+/** The rectangles of a box, [minLon, minLat, maxLon, maxLat] each, split where it crosses the antimeridian. */
+function rectanglesOf(box: readonly number[]): Array<[number, number, number, number]> {
+  const [minLat, maxLat, centre, half] = box as [number, number, number, number];
+  if (half >= 180) return [[-180, minLat, 180, maxLat]];
+  const west = centre - half;
+  const east = centre + half;
+  if (west < -180) return [[west + 360, minLat, 180, maxLat], [-180, minLat, east, maxLat]];
+  if (east > 180) return [[west, minLat, 180, maxLat], [-180, minLat, east - 360, maxLat]];
+  return [[west, minLat, east, maxLat]];
+}
+
+/** A packed R-tree of the boxes (see AccountFences.index). */
+function indexOf(boxes: Float64Array, count: number): Pick<AccountFences, "index" | "fenceOf"> {
+  if (count === 0) return { index: null, fenceOf: new Int32Array(0) };
+  const rectangles: Array<[number, [number, number, number, number]]> = [];
+  for (let i = 0; i < count; i++) for (const r of rectanglesOf(Array.from(boxes.subarray(i * 4, i * 4 + 4)))) rectangles.push([i, r]);
+  const index = new Flatbush(rectangles.length);
+  const fenceOf = new Int32Array(rectangles.length);
+  for (const [i, [minX, minY, maxX, maxY]] of rectangles) fenceOf[index.add(minX, minY, maxX, maxY)] = i;
+  index.finish();
+  return { index, fenceOf };
 }
 
 /** Geofences kept at most, over all accounts (a few KB each at most); the least recently loaded account goes first. */
@@ -87,7 +116,7 @@ export async function accountFences(db: Executor, accountId: string, version: nu
   }
   const boxes = new Float64Array(fences.length * 4);
   fences.forEach((f, i) => boxes.set(boxOf(f), i * 4));
-  const loaded: AccountFences = { accountId, version, fences, all, assigned, boxes };
+  const loaded: AccountFences = { accountId, version, fences, all, assigned, boxes, ...indexOf(boxes, fences.length) };
   cache.delete(accountId);
   cache.set(accountId, loaded);
   let total = 0;
@@ -109,22 +138,12 @@ const appliesTo = (af: AccountFences, i: number, trackableId: string) =>
  * superset of those that contain it, like findCandidates (candidates.ts) but from memory.
  */
 export function candidatesFromCache(af: AccountFences, trackableId: string, points: readonly LatLon[]): FenceCandidate[][] {
-  const { fences, boxes } = af;
-  const applicable: number[] = [];
-  for (let i = 0; i < fences.length; i++) if (appliesTo(af, i, trackableId)) applicable.push(i);
+  const { index, fenceOf, fences } = af;
+  if (!index) return points.map(() => []);
   return points.map((p) => {
-    const found: FenceCandidate[] = [];
-    for (const i of applicable) {
-      const o = i * 4;
-      if (p.latitude < boxes[o]! || p.latitude > boxes[o + 1]!) continue;
-      const half = boxes[o + 3]!;
-      if (half < 180) {
-        const d = Math.abs((((p.longitude - boxes[o + 2]!) % 360) + 540) % 360 - 180);
-        if (d > half) continue;
-      }
-      found.push(fences[i]!);
-    }
-    return found;
+    const hits = index.search(p.longitude, p.latitude, p.longitude, p.latitude, (item) => appliesTo(af, fenceOf[item]!, trackableId));
+    const ids = hits.length > 1 ? [...new Set(hits.map((item) => fenceOf[item]!))].sort((a, b) => a - b) : hits.map((item) => fenceOf[item]!);
+    return ids.map((i) => fences[i]!);
   });
 }
 
