@@ -227,11 +227,6 @@ function inInputOrder(rows: LocationRow[], values: ReadonlyArray<{ id: string }>
 // The position of the last row of a page, and the order it was made for (a cursor is only valid in that order).
 const LocationCursor = z.object({ t: z.iso.datetime({ precision: 3 }), i: z.uuid(), o: z.enum(["desc", "asc"]) });
 
-/**
- * One trackable's history, newest first (or oldest first with order=asc), between the inclusive `from`/`to`.
- * Keyset pagination on (timestamp, id): with trackable_id fixed, every page is one range scan of
- * locations_trackable_ts_idx (forward or backward), whatever the depth of the page.
- */
 /** A trackable's locations between the inclusive bounds (either may be left open): history, export and track. */
 export function inTimeRange(trackableId: string, range: { from?: Date; to?: Date }): SQL | undefined {
   return and(
@@ -241,6 +236,11 @@ export function inTimeRange(trackableId: string, range: { from?: Date; to?: Date
   );
 }
 
+/**
+ * One trackable's history, newest first (or oldest first with order=asc), between the inclusive `from`/`to`.
+ * Keyset pagination on (timestamp, id): with trackable_id fixed, every page is one range scan of
+ * locations_trackable_ts_idx (forward or backward), whatever the depth of the page.
+ */
 export async function listLocations({
   ctx,
   trackableId,
