@@ -129,8 +129,8 @@ async function main() {
       const r = await drive(port, make, seconds, pid, ok);
       // Sustained throughput: the posts may outrun their evaluation, which the server then finishes after the last
       // post. The time and CPU of that catch-up count as part of the run (the next run starts after it).
-      const left = await pointsBehind(sql);
       const t0 = performance.now();
+      const left = await pointsBehind(sql);
       await drained(sql);
       const catchUp = performance.now() - t0;
       // With no evaluation queued or running, nothing may be left after a cursor: such points would never be evaluated.
