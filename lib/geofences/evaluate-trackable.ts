@@ -132,10 +132,23 @@ async function lockStates(tx: Tx, trackableIds: readonly string[]) {
 
 type Locked = Awaited<ReturnType<typeof lockStates>>[number];
 
+/** The columns of a location that evaluation reads (fewer columns: less to map per point). */
+const pointColumns = {
+  id: locations.id,
+  trackableId: locations.trackableId,
+  latitude: locations.latitude,
+  longitude: locations.longitude,
+  accuracy: locations.accuracy,
+  battery: locations.battery,
+  timestamp: locations.timestamp,
+  receivedAt: locations.receivedAt,
+};
+type Point = Pick<LocationRow, keyof typeof pointColumns>;
+
 /** Up to `limit` points of each trackable after its cursor, in evaluation order: one index range scan per trackable. */
-async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit: number): Promise<Map<string, LocationRow[]>> {
+async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit: number): Promise<Map<string, Point[]>> {
   const next = tx
-    .select()
+    .select(pointColumns)
     .from(locations)
     .where(
       and(
@@ -151,7 +164,7 @@ async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit
     .from(trackableStates)
     .innerJoinLateral(next, sql`true`)
     .where(inArray(trackableStates.trackableId, [...trackableIds]));
-  const byTrackable = new Map<string, LocationRow[]>();
+  const byTrackable = new Map<string, Point[]>();
   for (const { next: point } of rows) {
     let list = byTrackable.get(point.trackableId);
     if (!list) byTrackable.set(point.trackableId, (list = []));
@@ -273,7 +286,7 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
       const fences = new Map<string, FenceCandidate>(before.shapes);
       for (const list of candidates) for (const c of list) fences.set(c.id, c);
       const indexOf = new Map(points.map((p, i) => [p.id, i]));
-      const evaluation = evaluatePoints<LocationRow>({
+      const evaluation = evaluatePoints<Point>({
         cursor,
         inside: before.inside,
         memory: before.memory,
@@ -321,7 +334,7 @@ function happeningsOf(
   input: {
     t: Locked["t"];
     state: TrackableStateRow;
-    evaluation: ReturnType<typeof evaluatePoints<LocationRow>>;
+    evaluation: ReturnType<typeof evaluatePoints<Point>>;
     fences: Map<string, FenceCandidate>;
     threshold: number;
     /** An endpoint of the account subscribes to location.updated (otherwise none is made: it is never recorded). */

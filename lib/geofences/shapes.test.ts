@@ -67,6 +67,22 @@ describe("metresOutside / metresInside", () => {
     expect(metresInside(shape, at(0.005, 0.009))).toBeCloseTo(0.001 * degree, -1);
     expect(metresInside(shape, at(0.02, 0.005))).toBe(0);
   });
+  it("counts a hole's edges: a point in the hole is outside by its distance to the hole's edge, one beside it inside", () => {
+    const holed: PolygonGeometry = {
+      type: "Polygon",
+      coordinates: [
+        [[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]],
+        [[0.004, 0.004], [0.006, 0.004], [0.006, 0.006], [0.004, 0.006], [0.004, 0.004]],
+      ],
+    };
+    const withHole = { ...polygonSummary(holed), geometry: holed };
+    // The hole's centre: 0.001° from each of its edges.
+    expect(metresOutside(withHole, at(0.005, 0.005))).toBeCloseTo(0.001 * degree, -1);
+    expect(metresInside(withHole, at(0.005, 0.005))).toBe(0);
+    // Between the hole (0.0005° away) and the exterior (0.0035° away): the hole's edge is the nearer one.
+    expect(metresInside(withHole, at(0.0035, 0.005))).toBeCloseTo(0.0005 * degree, -1);
+    expect(metresOutside(withHole, at(0.0035, 0.005))).toBe(0);
+  });
   it("for circles: distance from the centre less the radius", () => {
     const circle = { latitude: 0, longitude: 0, radius: 100, geometry: null };
     expect(metresOutside(circle, at(0, 0.002))).toBeCloseTo(0.002 * degree - 100, 6);

@@ -6,7 +6,7 @@ import { booleanPointOnLine } from "@turf/boolean-point-on-line";
 import { centerOfMass } from "@turf/center-of-mass";
 import { lineString, point, polygon as turfPolygon } from "@turf/helpers";
 import { kinks } from "@turf/kinks";
-import { pointToPolygonDistance } from "@turf/point-to-polygon-distance";
+import { nearestPointOnLine } from "@turf/nearest-point-on-line";
 import { orient2d } from "robust-predicates";
 import { z } from "zod";
 import { EARTH_RADIUS_M, haversineMeters, type LatLon } from "./haversine";
@@ -175,13 +175,24 @@ export function containsPoint(shape: ShapeOf, p: LatLon): boolean {
 }
 
 /**
- * How far the point is outside the shape's boundary, in metres; 0 when inside or on it. For a polygon: the
- * great-circle distance to the nearest edge (Turf's haversine on its own sphere, rescaled to the contract's).
+ * The great-circle distance from the point to the polygon's nearest edge, of any ring, in metres (Turf's geodesic
+ * nearest point on each ring, in radians, on the contract's sphere): what Turf's pointToPolygonDistance measures, a
+ * sixth of its cost (it builds a line feature for every edge), which matters because every entry and exit computes it.
  */
+function metresToEdge(geometry: PolygonGeometry, p: LatLon): number {
+  const at = [p.longitude, p.latitude];
+  let nearest = Infinity;
+  for (const ring of geometry.coordinates) {
+    const d = nearestPointOnLine({ type: "LineString", coordinates: ring }, at, { units: "radians" }).properties.pointDistance;
+    if (d < nearest) nearest = d;
+  }
+  return nearest * EARTH_RADIUS_M;
+}
+
+/** How far the point is outside the shape's boundary, in metres; 0 when inside or on it. */
 export function metresOutside(shape: ShapeOf, p: LatLon): number {
   if (!shape.geometry) return Math.max(0, haversineMeters(shape, p) - shape.radius);
-  const d = pointToPolygonDistance([p.longitude, p.latitude], shape.geometry, { units: "radians", method: "geodesic" });
-  return Math.max(0, d * EARTH_RADIUS_M);
+  return containsPoint(shape, p) ? 0 : metresToEdge(shape.geometry, p);
 }
 
 /**
@@ -190,6 +201,5 @@ export function metresOutside(shape: ShapeOf, p: LatLon): number {
  */
 export function metresInside(shape: ShapeOf, p: LatLon): number {
   if (!shape.geometry) return Math.max(0, shape.radius - haversineMeters(shape, p));
-  const d = pointToPolygonDistance([p.longitude, p.latitude], shape.geometry, { units: "radians", method: "geodesic" });
-  return Math.max(0, -d * EARTH_RADIUS_M);
+  return containsPoint(shape, p) ? metresToEdge(shape.geometry, p) : 0;
 }
