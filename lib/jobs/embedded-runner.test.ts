@@ -75,6 +75,12 @@ async function drain(...wfs: Workflow[]) {
   return logged;
 }
 
+/** Waits (up to 10 s) until the jobs table is empty. */
+async function untilNoJobs() {
+  const deadline = Date.now() + 10_000;
+  while ((await db.select({ id: jobs.id }).from(jobs)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}
+
 describe("EmbeddedRunner", () => {
   it("persists a step's result before the next step runs, and deletes the job when the run ends", async () => {
     calls.length = 0;
@@ -207,6 +213,13 @@ describe("EmbeddedRunner batches", () => {
     },
   });
 
+  /** Lets the batch that is waiting in batch.run finish; later batches do not wait. */
+  const releaseBatch = () => {
+    const finish = release as () => void;
+    release = null;
+    finish();
+  };
+
   beforeEach(() => {
     batches.length = 0;
     alone.length = 0;
@@ -238,11 +251,8 @@ describe("EmbeddedRunner batches", () => {
       await enqueueMany(summed, [{ payload: { n: 1 } }, { payload: { n: 2 } }, { payload: { n: 3 } }], { executor: db });
       await new Promise((r) => setTimeout(r, 200));
       expect(batches).toEqual([[1]]);
-      const finish = release as () => void;
-      release = null;
-      finish();
-      const deadline = Date.now() + 10_000;
-      while ((await db.select({ id: jobs.id }).from(jobs)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      releaseBatch();
+      await untilNoJobs();
     } finally {
       await runner.stop();
     }
@@ -265,11 +275,8 @@ describe("EmbeddedRunner batches", () => {
       while (batches.length === 0) await new Promise((r) => setTimeout(r, 10));
       // While the batch runs, another post for 7 queues a run with the same dedupe key.
       await enqueueMany(summed, [{ payload: { n: 7 }, dedupeKey: "summed:7" }], { executor: db });
-      const finish = release as () => void;
-      release = null;
-      finish();
-      const deadline = Date.now() + 10_000;
-      while ((await db.select({ id: jobs.id }).from(jobs)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      releaseBatch();
+      await untilNoJobs();
     } finally {
       await runner.stop();
     }
@@ -313,8 +320,7 @@ describe("EmbeddedRunner and a run joined by a transaction still open", () => {
       committed = true;
       commit();
       await open;
-      const deadline = Date.now() + 10_000;
-      while ((await db.select({ id: jobs.id }).from(jobs)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await untilNoJobs();
     } finally {
       await runner.stop();
     }
