@@ -133,4 +133,29 @@ describe("deliver-webhook on Inngest", () => {
     expect(second.error).toBeUndefined();
     expect(await db.select().from(geofenceMemberships).where(eq(geofenceMemberships.trackableId, t!.id))).toHaveLength(1);
   });
+
+  it("evaluate-geofences takes its events in batches and evaluates the batch's trackables in one round", async () => {
+    const db = await m.getDb();
+    const { trackables, geofences, locations, geofenceMemberships, events } = m.schema;
+    const evaluateFn = m.functions.functions.find((f) => f.id() === "evaluate-geofences")!;
+    expect(evaluateFn.opts.batchEvents).toEqual({ maxSize: 100, timeout: "1s" });
+    const account = await m.ensureAccount(db, { slug: `batch-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, plan: "free" });
+    const [g] = await db.insert(geofences).values({ accountId: account.id, name: "Zone", latitude: 2, longitude: 2, radius: 500 }).returning();
+    const ts = await db.insert(trackables).values([{ accountId: account.id, name: "A" }, { accountId: account.id, name: "B" }]).returning();
+    await db.insert(locations).values(ts.map((t) => ({ trackableId: t.id, latitude: 2.001, longitude: 2, timestamp: new Date() })));
+    const run = await new InngestTestEngine({
+      function: evaluateFn,
+      events: [
+        { name: "fenceline/locations.ingested", data: { trackableId: ts[0]!.id } },
+        { name: "fenceline/locations.ingested", data: { trackableId: ts[1]!.id } },
+      ],
+    }).execute();
+    expect(run.error).toBeUndefined();
+    expect(run.ctx.step.run).toHaveBeenCalledTimes(1);
+    expect(run.ctx.step.run).toHaveBeenCalledWith("evaluate-1", expect.any(Function));
+    for (const t of ts) {
+      expect((await db.select().from(geofenceMemberships).where(eq(geofenceMemberships.trackableId, t.id))).map((r) => r.geofenceId)).toEqual([g!.id]);
+      expect((await db.select().from(events).where(eq(events.trackableId, t.id))).map((e) => e.type).sort()).toEqual(["device.status_changed", "geofence.entry"]);
+    }
+  });
 });
