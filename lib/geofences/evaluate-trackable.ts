@@ -159,13 +159,23 @@ async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit
     .orderBy(asc(locations.timestamp), asc(locations.id))
     .limit(limit)
     .as("next");
-  const rows = await tx
-    .select()
+  // The point's columns only (a bare select() would also map every column of the state row, for every point).
+  const rows: Point[] = await tx
+    .select({
+      id: next.id,
+      trackableId: next.trackableId,
+      latitude: next.latitude,
+      longitude: next.longitude,
+      accuracy: next.accuracy,
+      battery: next.battery,
+      timestamp: next.timestamp,
+      receivedAt: next.receivedAt,
+    })
     .from(trackableStates)
     .innerJoinLateral(next, sql`true`)
     .where(inArray(trackableStates.trackableId, [...trackableIds]));
   const byTrackable = new Map<string, Point[]>();
-  for (const { next: point } of rows) {
+  for (const point of rows) {
     let list = byTrackable.get(point.trackableId);
     if (!list) byTrackable.set(point.trackableId, (list = []));
     list.push(point);
