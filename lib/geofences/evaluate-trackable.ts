@@ -2,7 +2,17 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import type { AccountRef } from "@/lib/context";
 import { getDb, type Tx } from "@/lib/db/client";
-import { accounts, locations, trackableStates, trackables, webhooks, type LocationRow, type TrackableStateRow, type WebhookRow } from "@/lib/db/schema";
+import {
+  accounts,
+  locations,
+  trackableStates,
+  trackables,
+  webhooks,
+  type LocationRow,
+  type TrackableStateRow,
+  type WebhookEvent,
+  type WebhookRow,
+} from "@/lib/db/schema";
 import { wakeRunner } from "@/lib/jobs/client";
 import { describeError } from "@/lib/jobs/types";
 import { recordAndDeliver, wholeSeconds, type Happening } from "@/lib/events/events";
@@ -309,8 +319,7 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
       const account = { id: t.accountId, plan: t.plan };
       let forAccount = happenings.get(t.accountId);
       if (!forAccount) happenings.set(t.accountId, (forAccount = { account, list: [] }));
-      const locationUpdates = (endpointsOf.get(t.accountId) ?? []).some((e) => e.events.includes("location.updated"));
-      const battery = happeningsOf(forAccount.list, { t, state, evaluation, fences, threshold, locationUpdates });
+      const battery = happeningsOf(forAccount.list, { t, state, evaluation, fences, threshold, delivers: deliversFor(t.plan, endpointsOf.get(t.accountId)) });
 
       const fresh = evaluation.fresh;
       const last = fresh[fresh.length - 1] ?? points[points.length - 1]!;
@@ -336,8 +345,18 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
 }
 
 /**
- * Appends what one trackable's evaluated points made happen to `events`, in the order it happened; returns the
- * trackable's battery level after them.
+ * Whether an event would be delivered anywhere (what fanOut would find for it): on the enterprise plan, to the
+ * geofence's own webhook or to an enabled endpoint subscribed to the event. Nothing is made to be delivered otherwise.
+ */
+function deliversFor(plan: string, endpoints: readonly WebhookRow[] = []) {
+  const subscribed = new Set(endpoints.flatMap((e) => e.events));
+  return (event: WebhookEvent, fence?: FenceCandidate): boolean =>
+    plan === "enterprise" && (subscribed.has(event) || (fence?.notificationType === "webhook" && !!fence.webhookUrl));
+}
+
+/**
+ * Appends what one trackable's evaluated points made happen to `events`, in the order it happened (recorded on every
+ * plan; the deliveries only made where `delivers` says one goes); returns the trackable's battery level after them.
  */
 function happeningsOf(
   events: Happening[],
@@ -347,11 +366,10 @@ function happeningsOf(
     evaluation: ReturnType<typeof evaluatePoints<Point>>;
     fences: Map<string, FenceCandidate>;
     threshold: number;
-    /** An endpoint of the account subscribes to location.updated (otherwise none is made: it is never recorded). */
-    locationUpdates: boolean;
+    delivers: ReturnType<typeof deliversFor>;
   },
 ): number | null {
-  const { t, state, evaluation, fences, threshold, locationUpdates } = input;
+  const { t, state, evaluation, fences, threshold, delivers } = input;
   const trackableId = t.id;
   const beacon = beaconOf(t);
   const fresh = evaluation.fresh;
@@ -359,18 +377,15 @@ function happeningsOf(
   if (first && state.status !== "online") {
     events.push({
       record: { type: "device.status_changed", trackableId, occurredAt: first.receivedAt },
-      outgoing: {
-        event: "device.status_changed",
-        trackableId,
-        payload: statusChangedPayload(beacon, first.receivedAt, state.status ?? "offline", "online"),
-      },
+      outgoing: delivers("device.status_changed")
+        ? { event: "device.status_changed", trackableId, payload: statusChangedPayload(beacon, first.receivedAt, state.status ?? "offline", "online") }
+        : null,
     });
   }
   const byPoint = new Map<string, typeof evaluation.transitions>();
   for (const tr of evaluation.transitions) byPoint.set(tr.point.id, [...(byPoint.get(tr.point.id) ?? []), tr]);
   let battery = state.battery;
   for (const p of fresh) {
-    const location = locationOf(p);
     for (const tr of byPoint.get(p.id) ?? []) {
       const g = fences.get(tr.geofenceId)!;
       const type = `geofence.${tr.kind}` as const;
@@ -389,22 +404,27 @@ function happeningsOf(
           durationSeconds: tr.kind === "dwell" ? tr.dwellSeconds! : tr.kind === "exit" && tr.since ? wholeSeconds(tr.since, dated.timestamp) : null,
           confidence: tr.kind === "dwell" ? null : confidenceOf(tr.kind, g, dated),
         },
-        outgoing: {
-          event: type,
-          trackableId,
-          geofence: g,
-          payload:
-            tr.kind === "dwell" ? geofenceDwellPayload(g, beacon, where, tr.dwellSeconds!) : geofenceEventPayload(type as "geofence.entry" | "geofence.exit", g, beacon, where),
-        },
+        outgoing: delivers(type, g)
+          ? {
+              event: type,
+              trackableId,
+              geofence: g,
+              payload:
+                tr.kind === "dwell" ? geofenceDwellPayload(g, beacon, where, tr.dwellSeconds!) : geofenceEventPayload(type as "geofence.entry" | "geofence.exit", g, beacon, where),
+            }
+          : null,
       });
     }
-    if (locationUpdates) events.push({ record: null, outgoing: { event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, location) } });
+    if (delivers("location.updated")) {
+      events.push({ record: null, outgoing: { event: "location.updated", trackableId, payload: locationUpdatedPayload(beacon, locationOf(p)) } });
+    }
     if (p.battery !== null) {
       // Fires on the fall below the threshold; a device whose first reading is already low counts as falling.
       if (p.battery < threshold && (battery === null || battery >= threshold)) {
+        const location = locationOf(p);
         events.push({
           record: { type: "battery.low", trackableId, occurredAt: p.timestamp, location },
-          outgoing: { event: "battery.low", trackableId, payload: batteryLowPayload(beacon, location, p.battery, threshold) },
+          outgoing: delivers("battery.low") ? { event: "battery.low", trackableId, payload: batteryLowPayload(beacon, location, p.battery, threshold) } : null,
         });
       }
       battery = p.battery;
