@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import { scratchPostgres } from "@/tests/support/scratch-db";
 
 export const PG_BASE = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -9,28 +10,60 @@ export const scratchDatabase = (prefix: string) => scratchPostgres(PG_BASE, pref
 export interface LoadResult {
   requests: number;
   errors: number;
+  /** Seconds the clients sent for. */
   seconds: number;
   perSecond: number;
   p50: number;
   p95: number;
 }
 
-/** Keeps `concurrency` requests in flight for `seconds`, each made by `send`; counts 2xx as done. */
-export async function load(send: (i: number) => Promise<Response>, opts: { concurrency: number; seconds: number }): Promise<LoadResult> {
+/** A POST: path, body and headers. */
+export type Post = { path: string; body?: string; headers?: Record<string, string> };
+
+/**
+ * `concurrency` keep-alive node:http clients on 127.0.0.1:`port` (one socket each: a cheap load generator) each
+ * POSTing `make(i)` back to back for `seconds`; an answer whose status `ok` accepts counts as done (2xx by default).
+ */
+export async function load(
+  port: number,
+  make: (i: number) => Post,
+  opts: { concurrency: number; seconds: number; ok?: (status: number) => boolean },
+): Promise<LoadResult> {
+  const ok = opts.ok ?? ((s: number) => s >= 200 && s < 300);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
+  const send = (r: Post) =>
+    new Promise<number>((resolve, reject) => {
+      const body = r.body ?? "";
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: r.path,
+          agent,
+          headers: { ...r.headers, "Content-Length": Buffer.byteLength(body), "Accept-Encoding": "gzip" },
+        },
+        (res) => {
+          res.on("data", () => {});
+          res.on("end", () => resolve(res.statusCode ?? 0));
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
   const latencies: number[] = [];
   let requests = 0;
   let errors = 0;
   let i = 0;
-  const end = performance.now() + opts.seconds * 1000;
   const started = performance.now();
+  const end = started + opts.seconds * 1000;
   await Promise.all(
     Array.from({ length: opts.concurrency }, async () => {
       while (performance.now() < end) {
         const t0 = performance.now();
         try {
-          const res = await send(i++);
-          await res.arrayBuffer();
-          if (res.ok) requests++;
+          if (ok(await send(make(i++)))) requests++;
           else errors++;
         } catch {
           errors++;
@@ -40,6 +73,7 @@ export async function load(send: (i: number) => Promise<Response>, opts: { concu
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
   latencies.sort((a, b) => a - b);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
   return { requests, errors, seconds, perSecond: requests / seconds, p50: q(0.5), p95: q(0.95) };

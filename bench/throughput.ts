@@ -15,82 +15,18 @@
 //   (f) (c) and (d) again for an account with [fences] geofences (half 20-vertex polygons) around its points.
 // Each kind of run writes to trackables of its own, so no run leaves points that a later run's evaluation must catch
 // up on (the bare server inserts into trackables nobody evaluates).
-import http from "node:http";
 import { spawn } from "node:child_process";
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { freePort, startServer } from "@/tests/harness/server";
-import { cpuMs, createFences, fmt, loadAverage, point, provisionKey, scratchDatabase } from "./lib";
+import { cpuMs, createFences, fmt, load, loadAverage, point, provisionKey, scratchDatabase, type LoadResult, type Post } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
 const fenceCount = Number(process.argv[4] ?? 1000);
 
-interface Run {
-  requests: number;
-  errors: number;
-  /** Seconds the clients posted for. */
-  elapsed: number;
-  perSecond: number;
-  p50: number;
-  p95: number;
-  cpuPerRequest: number;
-}
-
-type Req = { path: string; body?: string; headers?: Record<string, string> };
-
-/** `concurrency` keep-alive clients each sending `make(i)` back to back for `secs`; 2xx/404-as-expected count as done. */
-async function drive(port: number, make: (i: number) => Req, secs: number, pid: number, okStatus: (s: number) => boolean): Promise<Run> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const latencies: number[] = [];
-  let requests = 0;
-  let errors = 0;
-  let i = 0;
-  const send = (r: Req) =>
-    new Promise<number>((resolve, reject) => {
-      const body = r.body ?? "";
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port,
-          method: "POST",
-          path: r.path,
-          agent,
-          headers: { ...r.headers, "Content-Length": Buffer.byteLength(body), "Accept-Encoding": "gzip" },
-        },
-        (res) => {
-          res.on("data", () => {});
-          res.on("end", () => resolve(res.statusCode ?? 0));
-          res.on("error", reject);
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
-    });
-  const cpu0 = cpuMs(pid);
-  const started = performance.now();
-  const end = started + secs * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        try {
-          if (okStatus(await send(make(i++)))) requests++;
-          else errors++;
-        } catch {
-          errors++;
-        }
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = cpuMs(pid) - cpu0;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-  return { requests, errors, elapsed, perSecond: requests / elapsed, p50: q(0.5), p95: q(0.95), cpuPerRequest: cpu / Math.max(1, requests + errors) };
-}
+/** A run's load result and the server's CPU time per request over it (its catch-up included). */
+type Run = LoadResult & { cpuPerRequest: number };
 
 async function main() {
   buildIfStale();
@@ -114,19 +50,18 @@ async function main() {
     console.log(`creating ${fmt(fenceCount)} geofences…`);
     await createFences(app.baseUrl, fenced.headers, fenceCount);
 
-    const results: Record<string, Run> = {};
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     const show = (label: string, r: Run, backlog: string, unit = "req/s", mult = 1) =>
       console.log(
         `${label.padEnd(52)} ${fmt(r.perSecond * mult).padStart(7)} ${unit.padEnd(8)} p50 ${fmt(r.p50, 1).padStart(6)} ms  p95 ${fmt(r.p95, 1).padStart(6)} ms  ` +
           `CPU ${fmt(r.cpuPerRequest, 2)} ms/req  ${r.errors} errors  ${backlog}`,
       );
-    const measure = async (label: string, port: number, pid: number, make: (i: number) => Req, ok = (s: number) => s >= 200 && s < 300, unit?: string, mult?: number) => {
+    const measure = async (label: string, port: number, pid: number, make: (i: number) => Post, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
       await drained(sql);
-      await drive(port, make, 2, pid, ok); // warm-up
+      await load(port, make, { concurrency, seconds: 2, ok }); // warm-up
       await drained(sql);
       const cpu0 = cpuMs(pid);
-      const r = await drive(port, make, seconds, pid, ok);
+      const loaded = await load(port, make, { concurrency, seconds, ok });
       // Sustained throughput: the posts may outrun their evaluation, which the server then finishes after the last
       // post. The time and CPU of that catch-up count as part of the run (the next run starts after it).
       const t0 = performance.now();
@@ -136,19 +71,21 @@ async function main() {
       // With no evaluation queued or running, nothing may be left after a cursor: such points would never be evaluated.
       const stranded = await pointsBehind(sql);
       if (stranded > 0) console.log(`  ${fmt(stranded)} points were left with no evaluation to come: a lost run`);
-      r.perSecond = r.requests / (r.elapsed + catchUp / 1000);
-      r.cpuPerRequest = (cpuMs(pid) - cpu0) / Math.max(1, r.requests + r.errors);
+      const r: Run = {
+        ...loaded,
+        perSecond: loaded.requests / (loaded.seconds + catchUp / 1000),
+        cpuPerRequest: (cpuMs(pid) - cpu0) / Math.max(1, loaded.requests + loaded.errors),
+      };
       const backlog = left === 0 ? "" : `(${fmt(left)} points evaluated after the last post, in ${fmt(catchUp)} ms)`;
-      results[label] = r;
       show(label, r, backlog, unit, mult);
       return r;
     };
-    const apiPost = (acc: Account, body: (i: number) => unknown) => (i: number): Req => ({
+    const apiPost = (acc: Account, body: (i: number) => unknown) => (i: number): Post => ({
       path: `/api/v1/trackables/${acc.trackables[i % acc.trackables.length]}/locations`,
       body: JSON.stringify(body(i)),
       headers: acc.headers,
     });
-    const traccar = (acc: Account) => (i: number): Req => {
+    const traccar = (acc: Account) => (i: number): Post => {
       const p = point(i);
       return { path: `/ingest/traccar?id=${acc.tokens[i % acc.tokens.length]}&lat=${p.latitude}&lon=${p.longitude}&accuracy=${p.accuracy}&batt=${p.battery}` };
     };

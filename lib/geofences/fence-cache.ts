@@ -21,17 +21,14 @@ export interface AccountFences {
   all: boolean[];
   /** Trackable ids assigned to each fence that is not for all trackables. */
   assigned: Map<string, Set<string>>;
-  /** Per fence, [minLat, maxLat, lonCentre, halfLonSpan] of a box that holds every point the fence may contain (halfLonSpan ≥ 180: any longitude). */
-  boxes: Float64Array;
-  /** The boxes as longitude/latitude rectangles (one box crossing the antimeridian is two), null without fences. */
+  /** The fences' boxes (boxOf) as longitude/latitude rectangles (one crossing the antimeridian is two), null without fences. */
   index: Flatbush | null;
   /** The fence (index into `fences`) of each rectangle of `index`. */
   fenceOf: Int32Array;
 }
 
-/** The rectangles of a box, [minLon, minLat, maxLon, maxLat] each, split where it crosses the antimeridian. */
-function rectanglesOf(box: readonly number[]): Array<[number, number, number, number]> {
-  const [minLat, maxLat, centre, half] = box as [number, number, number, number];
+/** The rectangles of a box (boxOf), [minLon, minLat, maxLon, maxLat] each, split where it crosses the antimeridian. */
+function rectanglesOf([minLat, maxLat, centre, half]: Box): Array<[number, number, number, number]> {
   if (half >= 180) return [[-180, minLat, 180, maxLat]];
   const west = centre - half;
   const east = centre + half;
@@ -40,11 +37,13 @@ function rectanglesOf(box: readonly number[]): Array<[number, number, number, nu
   return [[west, minLat, east, maxLat]];
 }
 
-/** A packed R-tree of the boxes (see AccountFences.index). */
-function indexOf(boxes: Float64Array, count: number): Pick<AccountFences, "index" | "fenceOf"> {
-  if (count === 0) return { index: null, fenceOf: new Int32Array(0) };
+/** A packed R-tree of the fences' boxes (see AccountFences.index). */
+function indexOf(fences: readonly FenceCandidate[]): Pick<AccountFences, "index" | "fenceOf"> {
+  if (fences.length === 0) return { index: null, fenceOf: new Int32Array(0) };
   const rectangles: Array<[number, [number, number, number, number]]> = [];
-  for (let i = 0; i < count; i++) for (const r of rectanglesOf(Array.from(boxes.subarray(i * 4, i * 4 + 4)))) rectangles.push([i, r]);
+  fences.forEach((f, i) => {
+    for (const r of rectanglesOf(boxOf(f))) rectangles.push([i, r]);
+  });
   const index = new Flatbush(rectangles.length);
   const fenceOf = new Int32Array(rectangles.length);
   for (const [i, [minX, minY, maxX, maxY]] of rectangles) fenceOf[index.add(minX, minY, maxX, maxY)] = i;
@@ -63,8 +62,13 @@ const cache = (globalForFences.__fencelineFenceCache ??= new Map());
 // Metres per degree of latitude, rounded down (111,195 m on the mean sphere), so a box made with it is never too small.
 const METRES_PER_DEGREE = 110_000;
 
-/** The bounding box (see AccountFences.boxes) of a fence's circle (a polygon's bounding circle), padded by 10 % and 10 m. */
-function boxOf(fence: LatLon & { radius: number }): [number, number, number, number] {
+/**
+ * [minLat, maxLat, lonCentre, halfLonSpan] of a box that holds every point a fence may contain (halfLonSpan ≥ 180: any
+ * longitude): its circle's (a polygon's bounding circle's), padded by 10 % and 10 m.
+ */
+type Box = [number, number, number, number];
+
+function boxOf(fence: LatLon & { radius: number }): Box {
   const dLat = (fence.radius * 1.1 + 10) / METRES_PER_DEGREE;
   const minLat = fence.latitude - dLat;
   const maxLat = fence.latitude + dLat;
@@ -114,9 +118,7 @@ export async function accountFences(db: Executor, accountId: string, version: nu
       set.add(r.trackableId);
     }
   }
-  const boxes = new Float64Array(fences.length * 4);
-  fences.forEach((f, i) => boxes.set(boxOf(f), i * 4));
-  const loaded: AccountFences = { accountId, version, fences, all, assigned, boxes, ...indexOf(boxes, fences.length) };
+  const loaded: AccountFences = { accountId, version, fences, all, assigned, ...indexOf(fences) };
   cache.delete(accountId);
   cache.set(accountId, loaded);
   let total = 0;

@@ -134,14 +134,7 @@ export class EmbeddedRunner {
       if (fresh.length === 0) continue;
       free--;
       this.batching.add(wf.name);
-      this.runs++;
-      const run = this.executeBatch(wf, fresh).finally(() => {
-        for (const job of fresh) this.running.delete(job.id);
-        this.batching.delete(wf.name);
-        this.runs--;
-        this.wake();
-      });
-      for (const job of fresh) this.running.set(job.id, run);
+      this.launch(fresh, () => this.executeBatch(wf, fresh).finally(() => this.batching.delete(wf.name)));
     }
     if (free <= 0) return;
     // Running jobs whose runner's lease expired (a dead process), then due queued jobs in run_at order: two claims,
@@ -171,15 +164,20 @@ export class EmbeddedRunner {
         continue;
       }
       if (job.concurrencyKey) seenKeys.add(job.concurrencyKey);
-      this.runs++;
-      const run = this.execute(job).finally(() => {
-        this.running.delete(job.id);
-        this.runs--;
-        this.wake();
-      });
-      this.running.set(job.id, run);
+      this.launch([job], () => this.execute(job));
     }
     if (claimed.length === free) this.again = true;
+  }
+
+  /** Runs `work` for these claimed jobs in one slot, renewing their leases until it ends, then looks for more work. */
+  private launch(claimed: JobRow[], work: () => Promise<void>): void {
+    this.runs++;
+    const run = work().finally(() => {
+      for (const job of claimed) this.running.delete(job.id);
+      this.runs--;
+      this.wake();
+    });
+    for (const job of claimed) this.running.set(job.id, run);
   }
 
   /** Queued jobs the one-by-one claim takes: not the first tries of batched workflows (their batch takes those). */
