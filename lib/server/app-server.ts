@@ -6,7 +6,7 @@ import { apiRequestUrl } from "@/lib/http/api-path";
 import { errorBody } from "@/lib/http/errors";
 import { CLIENT_IP_HEADER, clientAddress } from "./client-address";
 import { leanDeviceRoute, serveDeviceIngest } from "./device-path";
-import { newNonce, pageKind, securityHeaders } from "./security-headers";
+import { pageKind, securityHeaders } from "./security-headers";
 
 export interface AppServerOptions {
   /** The app's directory (the one holding .next); the working directory by default. */
@@ -55,8 +55,7 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
     req.headers["x-forwarded-for"] = ip;
     if (trustProxy === 0) for (const h of FORWARDED_HOST_HEADERS) delete req.headers[h];
 
-    const nonce = newNonce();
-    const headers = securityHeaders(kind, { nonce, tileUrl: config.NEXT_PUBLIC_MAP_TILE_URL });
+    const headers = securityHeaders(kind, { tileUrl: config.NEXT_PUBLIC_MAP_TILE_URL });
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     // Next.js takes the nonce for its inline scripts from the request's CSP header: only ever the one set here.
     if (headers["Content-Security-Policy"]) req.headers["content-security-policy"] = headers["Content-Security-Policy"];

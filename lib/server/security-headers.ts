@@ -48,12 +48,15 @@ export function contentSecurityPolicy(opts: { nonce: string; tileUrl: string; fr
 
 export const newNonce = (): string => randomBytes(16).toString("base64");
 
-/** The response headers for a path (the CSP carries `nonce` on pages). */
-export function securityHeaders(kind: PageKind, opts: { nonce: string; tileUrl: string }): Record<string, string> {
+/**
+ * The response headers for a path. A page's CSP carries a nonce (`opts.nonce`, or a new one): made only for pages,
+ * as API and device requests, the bulk of the traffic, have no use for one.
+ */
+export function securityHeaders(kind: PageKind, opts: { nonce?: string; tileUrl: string }): Record<string, string> {
   const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
   if (kind === "page" || kind === "share") {
     const frameable = kind === "share";
-    headers["Content-Security-Policy"] = contentSecurityPolicy({ ...opts, frameable });
+    headers["Content-Security-Policy"] = contentSecurityPolicy({ nonce: opts.nonce ?? newNonce(), tileUrl: opts.tileUrl, frameable });
     // Share pages: the token in their URL is never sent on. Elsewhere: the origin only, to other sites.
     headers["Referrer-Policy"] = frameable ? "no-referrer" : "strict-origin-when-cross-origin";
     if (!frameable) headers["X-Frame-Options"] = "DENY";
