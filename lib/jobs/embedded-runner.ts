@@ -52,7 +52,8 @@ export class EmbeddedRunner {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly opts: Required<Omit<RunnerOptions, "log">> & { log: Pick<Console, "error" | "warn"> };
   private stopped = true;
-  private ticking = false;
+  /** The claim in progress (at most one at a time), which stop() waits for. */
+  private ticking: Promise<void> | null = null;
   private again = false;
   /** Jobs finished since the last VACUUM. */
   private finished = 0;
@@ -98,6 +99,8 @@ export class EmbeddedRunner {
     setRunnerWaker(undefined);
     for (const t of this.timers) clearInterval(t);
     this.timers.length = 0;
+    // A claim under way may still start runs; then the runs, including those.
+    await this.ticking;
     await Promise.allSettled(this.running.values());
   }
 
@@ -108,11 +111,10 @@ export class EmbeddedRunner {
       this.again = true;
       return;
     }
-    this.ticking = true;
-    void this.tick()
+    this.ticking = this.tick()
       .catch((err: unknown) => this.opts.log.error("[jobs] claiming jobs failed:", err))
       .finally(() => {
-        this.ticking = false;
+        this.ticking = null;
         if (this.again) {
           this.again = false;
           this.wake();
