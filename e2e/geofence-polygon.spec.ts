@@ -247,6 +247,8 @@ test("the geofence page shows who is inside now and the entry in its recent even
   await expect(entry).toHaveCount(1);
   await expect(entry.getByRole("link", { name: trackableName })).toHaveAttribute("href", `/trackables/${van.id}`);
   await expect(page.getByTestId("geofence-item")).toHaveCount(0); // the form is open, not the list
+  // The page-wide "Who is inside now" is not repeated below the open geofence's own occupants…
+  await expect(page.getByTestId("occupancy-panel")).toHaveCount(0);
   await shot(page, "geofence-page-1280");
 
   await page.setViewportSize({ width: 390, height: 844 });
@@ -258,6 +260,8 @@ test("the geofence page shows who is inside now and the entry in its recent even
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole("button", { name: "← All geofences" }).click();
   await expect(page.getByTestId("geofence-item").filter({ hasText: fence.name })).toContainText("1 inside");
+  // …and is back with the list, the van in the fence's row.
+  await expect(page.locator(`[data-testid="occupancy-row"][data-geofence-id="${fence.id}"]`).getByTestId("occupant")).toContainText(trackableName);
   errors.expectNone();
 });
 

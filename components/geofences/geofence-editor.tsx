@@ -491,48 +491,40 @@ export function GeofenceEditor({
                   ) : (
                     <>
                       <div className="grid grid-cols-2 gap-3">
-                        <Field id="gf-lat" label="Latitude" error={err("latitude")}>
-                          <input
-                            id="gf-lat"
-                            type="number"
-                            step="any"
-                            inputMode="decimal"
-                            className={inputClass}
-                            value={form.latitude}
-                            onChange={(e) => update({ latitude: e.target.value })}
-                            onBlur={() => setFocusKey((k) => k + 1)}
-                            {...aria("gf-lat", "latitude")}
-                          />
-                        </Field>
-                        <Field id="gf-lon" label="Longitude" error={err("longitude")}>
-                          <input
-                            id="gf-lon"
-                            type="number"
-                            step="any"
-                            inputMode="decimal"
-                            className={inputClass}
-                            value={form.longitude}
-                            onChange={(e) => update({ longitude: e.target.value })}
-                            onBlur={() => setFocusKey((k) => k + 1)}
-                            {...aria("gf-lon", "longitude")}
-                          />
-                        </Field>
-                      </div>
-                      <Field id="gf-radius" label="Radius (metres)" hint={`${MIN_RADIUS_M} to ${MAX_RADIUS_M.toLocaleString("en")} m`} error={err("radius")}>
-                        <input
-                          id="gf-radius"
-                          type="number"
-                          min={MIN_RADIUS_M}
-                          max={MAX_RADIUS_M}
-                          step={1}
-                          inputMode="numeric"
-                          className={inputClass}
-                          value={form.radius}
-                          onChange={(e) => update({ radius: e.target.value })}
+                        <NumberField
+                          id="gf-lat"
+                          label="Latitude"
+                          error={err("latitude")}
+                          value={form.latitude}
+                          onChange={(latitude) => update({ latitude })}
                           onBlur={() => setFocusKey((k) => k + 1)}
-                          {...aria("gf-radius", "radius", true)}
+                          step="any"
+                          aria={aria("gf-lat", "latitude")}
                         />
-                      </Field>
+                        <NumberField
+                          id="gf-lon"
+                          label="Longitude"
+                          error={err("longitude")}
+                          value={form.longitude}
+                          onChange={(longitude) => update({ longitude })}
+                          onBlur={() => setFocusKey((k) => k + 1)}
+                          step="any"
+                          aria={aria("gf-lon", "longitude")}
+                        />
+                      </div>
+                      <NumberField
+                        id="gf-radius"
+                        label="Radius (metres)"
+                        hint={`${MIN_RADIUS_M} to ${MAX_RADIUS_M.toLocaleString("en")} m`}
+                        error={err("radius")}
+                        value={form.radius}
+                        onChange={(radius) => update({ radius })}
+                        onBlur={() => setFocusKey((k) => k + 1)}
+                        min={MIN_RADIUS_M}
+                        max={MAX_RADIUS_M}
+                        step={1}
+                        aria={aria("gf-radius", "radius", true)}
+                      />
                     </>
                   )}
                   {polygonErrors.length > 0 ? (
@@ -662,6 +654,41 @@ export function GeofenceEditor({
 
 type Aria = (id: string, k: string, hint?: boolean) => { "aria-invalid": boolean | undefined; "aria-describedby": string | undefined };
 
+/** A labelled number input of the form: whole numbers get a numeric keypad, others (step "any") a decimal one. */
+function NumberField(props: {
+  id: string;
+  label: string;
+  hint?: string;
+  error: string | null;
+  value: string;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  min?: number;
+  max?: number;
+  step: number | "any";
+  placeholder?: string;
+  aria: ReturnType<Aria>;
+}) {
+  return (
+    <Field id={props.id} label={props.label} hint={props.hint} error={props.error}>
+      <input
+        id={props.id}
+        type="number"
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        inputMode={props.step === 1 ? "numeric" : "decimal"}
+        placeholder={props.placeholder}
+        className={inputClass}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        onBlur={props.onBlur}
+        {...props.aria}
+      />
+    </Field>
+  );
+}
+
 /** The GPS-noise settings and the labels, each with what it does in plain words. */
 function NoiseSettings({
   form,
@@ -674,22 +701,20 @@ function NoiseSettings({
   err: (k: string) => string | null;
   aria: Aria;
 }) {
-  const number = (id: string, key: "exitBuffer" | "debounceSeconds" | "dwellSeconds" | "maxAccuracy", label: string, hint: string, opts: { max: number; step: number; placeholder?: string }) => (
-    <Field id={id} label={label} hint={hint} error={err(key)}>
-      <input
-        id={id}
-        type="number"
-        min={0}
-        max={opts.max}
-        step={opts.step}
-        inputMode={opts.step === 1 ? "numeric" : "decimal"}
-        placeholder={opts.placeholder}
-        className={inputClass}
-        value={form[key]}
-        onChange={(e) => update({ [key]: e.target.value })}
-        {...aria(id, key, true)}
-      />
-    </Field>
+  const number = (id: string, key: "exitBuffer" | "debounceSeconds" | "dwellSeconds" | "maxAccuracy", label: string, hint: string, opts: { max: number; placeholder?: string }) => (
+    <NumberField
+      id={id}
+      label={label}
+      hint={hint}
+      error={err(key)}
+      value={form[key]}
+      onChange={(value) => update({ [key]: value })}
+      min={0}
+      max={opts.max}
+      step={1}
+      placeholder={opts.placeholder}
+      aria={aria(id, key, true)}
+    />
   );
   const settings = [
     Number(form.exitBuffer) > 0 ? `exit buffer ${form.exitBuffer} m` : null,
@@ -719,10 +744,10 @@ function NoiseSettings({
         <fieldset className="space-y-3">
           <legend className="text-sm font-medium text-slate-800">GPS noise</legend>
           <p className="text-xs text-slate-500">Positions jitter by metres. These settings stop a trackable near the edge from flapping in and out.</p>
-          {number("gf-exit-buffer", "exitBuffer", "Exit buffer (metres)", "Once inside, a trackable only leaves when it is more than this far outside the edge. Entering is unchanged. 0 to 10,000; 0 = off.", { max: 10_000, step: 1 })}
-          {number("gf-debounce", "debounceSeconds", "Debounce (seconds)", "A crossing counts only once the trackable has stayed on the new side this long; a shorter excursion is ignored. The event keeps the time of the first point on the new side. 0 to 86,400; 0 = off.", { max: 86_400, step: 1 })}
-          {number("gf-dwell", "dwellSeconds", "Dwell after (seconds)", "Records geofence.dwell once per visit when a trackable has been inside this long. 0 to 604,800 (7 days); 0 = off.", { max: 604_800, step: 1 })}
-          {number("gf-max-accuracy", "maxAccuracy", "Maximum accuracy (metres)", "Points less accurate than this (a larger accuracy radius) are stored but neither enter nor leave this geofence. Empty = no limit; up to 100,000.", { max: 100_000, step: 1, placeholder: "No limit" })}
+          {number("gf-exit-buffer", "exitBuffer", "Exit buffer (metres)", "Once inside, a trackable only leaves when it is more than this far outside the edge. Entering is unchanged. 0 to 10,000; 0 = off.", { max: 10_000 })}
+          {number("gf-debounce", "debounceSeconds", "Debounce (seconds)", "A crossing counts only once the trackable has stayed on the new side this long; a shorter excursion is ignored. The event keeps the time of the first point on the new side. 0 to 86,400; 0 = off.", { max: 86_400 })}
+          {number("gf-dwell", "dwellSeconds", "Dwell after (seconds)", "Records geofence.dwell once per visit when a trackable has been inside this long. 0 to 604,800 (7 days); 0 = off.", { max: 604_800 })}
+          {number("gf-max-accuracy", "maxAccuracy", "Maximum accuracy (metres)", "Points less accurate than this (a larger accuracy radius) are stored but neither enter nor leave this geofence. Empty = no limit; up to 100,000.", { max: 100_000, placeholder: "No limit" })}
         </fieldset>
         <fieldset className="space-y-3">
           <legend className="text-sm font-medium text-slate-800">Labels</legend>

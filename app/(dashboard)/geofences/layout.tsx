@@ -1,4 +1,5 @@
 import { GeofenceEditor } from "@/components/geofences/geofence-editor";
+import { WhileNoGeofenceOpen } from "@/components/geofences/while-no-geofence-open";
 import { OccupancyPanel } from "@/components/occupancy/occupancy-panel";
 import { requireSession } from "@/lib/auth/session";
 import { mapConfig } from "@/lib/config/map";
@@ -18,7 +19,9 @@ export default async function GeofencesLayout({ children }: { children: React.Re
   return (
     <>
       <GeofenceEditor config={mapConfig()} geofences={geofences} trackables={trackables} enterprise={isEnterprise(ctx)} />
-      <OccupancyPanel geofences={geofences} occupants={occupancy.data} truncated={occupancy.truncated} />
+      <WhileNoGeofenceOpen>
+        <OccupancyPanel geofences={geofences} occupants={occupancy.data} truncated={occupancy.truncated} />
+      </WhileNoGeofenceOpen>
       {children}
     </>
   );
