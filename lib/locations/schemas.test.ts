@@ -66,3 +66,12 @@ describe("LocationHistoryQuery", () => {
     expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["from", "must not be after to"]]);
   });
 });
+
+describe("LocationHistoryQuery bounds", () => {
+  it("refuses a bound that is no time with that bound's message, beside a valid other bound (it threw a TypeError: a 500)", () => {
+    const result = LocationHistoryQuery.safeParse({ from: "0000-01-01T00:00", to: "9999-12-31T23:59:00Z" });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((i) => i.path.join("."))).toContain("from");
+    expect(LocationHistoryQuery.safeParse({ from: "2026-01-02T00:00:00Z", to: "2026-01-01T00:00:00Z" }).success).toBe(false);
+  });
+});

@@ -102,6 +102,12 @@ export function parsePostLocations(raw: Record<string, unknown>): LocationInput[
 export const LocationList = z.object({ data: z.array(Location) }).meta({ id: "LocationList" });
 export const LocationPage = pageOf(Location, "LocationPage");
 
+/**
+ * from ≤ to when both are times. Zod runs an object's refinement even when a field failed (a bound that is no time
+ * stays the string it was), so the check looks at what it got: that field's own message then says what is wrong.
+ */
+const fromNotAfterTo = (q: { from?: unknown; to?: unknown }) => !(q.from instanceof Date) || !(q.to instanceof Date) || q.from.getTime() <= q.to.getTime();
+
 const QueryTime = TimestampInput.refine((d) => d.getTime() >= MIN_QUERY_TIME, "must not be before 0001-01-01T00:00:00Z");
 
 export const LocationHistoryQuery = z
@@ -115,7 +121,7 @@ export const LocationHistoryQuery = z
       .default("desc")
       .meta({ description: "desc (newest first, default) or asc (oldest first)" }),
   })
-  .refine((q) => !q.from || !q.to || q.from.getTime() <= q.to.getTime(), {
+  .refine(fromNotAfterTo, {
     message: "must not be after to",
     path: ["from"],
   });
@@ -137,7 +143,7 @@ export const LocationExportQuery = z
     from: QueryTime.optional().meta({ description: "Inclusive lower bound on timestamp" }),
     to: QueryTime.optional().meta({ description: "Inclusive upper bound on timestamp" }),
   })
-  .refine((q) => !q.from || !q.to || q.from.getTime() <= q.to.getTime(), {
+  .refine(fromNotAfterTo, {
     message: "must not be after to",
     path: ["from"],
   });
