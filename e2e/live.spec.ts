@@ -94,6 +94,14 @@ test("trackable page: the latest position, the track and a geofence entry appear
     },
   );
   await expectSameDocument(page);
+
+  // Deleted elsewhere (here through the API) while the page is open: it turns into the not-found page by itself,
+  // with no error in the console (the poll answers for a trackable that is gone, it does not 404).
+  await timed(
+    "trackable: deleted elsewhere",
+    async () => expect((await api.delete(`/trackables/${van.id}`)).status).toBe(204),
+    async () => await expect(page.getByRole("heading", { name: "Not found in this workspace" })).toBeVisible(within),
+  );
   errors.expectNone();
 });
 
@@ -210,7 +218,11 @@ test("the fingerprint endpoint needs a session and answers for the signed-in acc
   // The setup project's user belongs to another account: the trackable is not theirs.
   const other = await playwright.request.newContext({ baseURL, storageState: "e2e/.auth/user.json" });
   try {
-    expect((await other.get(`/api/internal/live?scope=trackable&trackableId=${van.id}`)).status()).toBe(404);
+    // The trackable is not theirs: the answer is the one for an id that exists nowhere, so it tells them nothing.
+    const theirs = await other.get(`/api/internal/live?scope=trackable&trackableId=${van.id}`);
+    const unknown = await other.get("/api/internal/live?scope=trackable&trackableId=0193a4b2-0000-7000-8000-000000000000");
+    expect([theirs.status(), unknown.status()]).toEqual([200, 200]);
+    expect((await theirs.json()).fingerprint).toBe((await unknown.json()).fingerprint);
     expect((await other.get("/api/internal/live?scope=nonsense")).status()).toBe(400);
   } finally {
     await other.dispose();

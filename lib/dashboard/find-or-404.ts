@@ -15,3 +15,21 @@ export async function findOr404<T>(id: string, load: (id: string) => Promise<T>)
     throw err;
   }
 }
+
+/**
+ * Loads what a page shows beside the object it found. When that object is deleted between the two reads (in another
+ * tab, through the API), the reads that name it fail; the page is then not found rather than broken. Any other
+ * failure is rethrown.
+ */
+export async function whileItExists<T>(load: () => Promise<T>, stillThere: () => Promise<unknown>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    const gone = await stillThere().then(
+      () => false,
+      (e: unknown) => e instanceof ApiError && e.code === "not_found",
+    );
+    if (gone) notFound();
+    throw err;
+  }
+}

@@ -7,7 +7,6 @@ import { localInputToIso, toLocalInput } from "@/components/ui/local-datetime-in
 import type { Ctx } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
 import { accounts, events, locations, trackables, webhookDeliveries } from "@/lib/db/schema";
-import { ApiError } from "@/lib/http/errors";
 import { liveFingerprint, type LiveScope } from "./live";
 
 // The live pages' fingerprint against a real database: it moves when what a page shows changes, stays put otherwise,
@@ -76,8 +75,16 @@ describe("liveFingerprint", () => {
     expect((await all(mine)).deliveries).not.toBe(withEvent.deliveries);
   });
 
-  it("a trackable of another account is not found", async () => {
-    await expect(liveFingerprint({ ctx: mine, scope: "trackable", trackableId: other })).rejects.toBeInstanceOf(ApiError);
+  it("a trackable of another account answers exactly as an unknown one; deleting a trackable moves its fingerprint", async () => {
+    const fingerprint = (trackableId: string) => liveFingerprint({ ctx: mine, scope: "trackable", trackableId });
+    const unknown = await fingerprint("0193a4b2-0000-7000-8000-000000000000");
+    expect(await fingerprint(other)).toBe(unknown);
+    const doomed = await newTrackable(mine, "Doomed");
+    const alive = await fingerprint(doomed);
+    expect(alive).not.toBe(unknown);
+    await db.delete(trackables).where(inArray(trackables.id, [doomed]));
+    // The open page sees a change (and re-renders into its not-found state) rather than an error.
+    expect(await fingerprint(doomed)).toBe(unknown);
   });
 });
 

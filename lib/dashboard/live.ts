@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { and, count, desc, eq, max, sql, sum } from "drizzle-orm";
 import { exec, type Ctx } from "@/lib/context";
 import { events, geofenceMemberships, geofences, locations, trackableStates, trackables, webhookDeliveries } from "@/lib/db/schema";
-import { notFound } from "@/lib/http/errors";
 import { lastLocationLateral } from "@/lib/trackables/trackables";
 
 // The dashboard's live pages poll a fingerprint of what they show and re-render when it changes. It is computed from
@@ -86,7 +85,10 @@ export async function liveFingerprint({ ctx, scope, trackableId }: { ctx: Ctx; s
       .from(trackables)
       .where(and(eq(trackables.id, trackableId!), eq(trackables.accountId, accountId)))
       .limit(1);
-    if (!t) throw notFound("Trackable", trackableId!);
+    // Gone (deleted while the page is open) or never this account's: a fingerprint like any other, so the open page
+    // re-renders into its not-found state instead of polling into 404s; an id of another account answers exactly as
+    // an unknown one (every other part is filtered by account), so nothing leaks.
+    if (!t) return "no such trackable";
     const [p] = await db
       .select({ id: locations.id, at: locations.receivedAt })
       .from(locations)

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { findOr404 } from "@/lib/dashboard/find-or-404";
+import { findOr404, whileItExists } from "@/lib/dashboard/find-or-404";
 import Link from "next/link";
 import { cache } from "react";
 import { DeleteTrackableButton } from "@/components/trackables/delete-trackable-button";
@@ -56,16 +56,20 @@ export default async function TrackablePage({ params, searchParams }: Props) {
   const trackable = await loadTrackable(trackableId);
   const now = new Date();
   const range = parseTimeRange(await searchParams, now);
-  const [track, statuses, shareLinks, deviceTokens, inside, events, fences, transitions] = await Promise.all([
-    readTrack({ ctx, trackableId, from: range.from, to: range.to }),
-    getTrackableStatuses({ ctx, trackables: [trackable], now }),
-    listShareLinks({ ctx, query: { trackableId, active: true, limit: 100 }, now }),
-    listDeviceTokens({ ctx, trackableId, query: { limit: 100 } }),
-    listTrackableGeofences({ ctx, trackableId, query: { limit: 100 } }),
-    listEvents({ ctx, query: { trackableId, limit: RECENT_ROWS } }),
-    listAllGeofences({ ctx }),
-    readTransitions({ ctx, trackableId, from: range.from, to: range.to }),
-  ]);
+  const [track, statuses, shareLinks, deviceTokens, inside, events, fences, transitions] = await whileItExists(
+    () =>
+      Promise.all([
+        readTrack({ ctx, trackableId, from: range.from, to: range.to }),
+        getTrackableStatuses({ ctx, trackables: [trackable], now }),
+        listShareLinks({ ctx, query: { trackableId, active: true, limit: 100 }, now }),
+        listDeviceTokens({ ctx, trackableId, query: { limit: 100 } }),
+        listTrackableGeofences({ ctx, trackableId, query: { limit: 100 } }),
+        listEvents({ ctx, query: { trackableId, limit: RECENT_ROWS } }),
+        listAllGeofences({ ctx }),
+        readTransitions({ ctx, trackableId, from: range.from, to: range.to }),
+      ]),
+    () => getTrackable({ ctx, id: trackable.id }),
+  );
   // The map draws a simplified line when the track is long; the table and the export keep every point.
   const drawn = simplifyForDrawing(track.points);
   const trackFences = fences.filter((g) => g.trackableIds === null || g.trackableIds.includes(trackable.id));
