@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import type { Executor } from "./client";
+import type { Executor, SqlClient } from "./client";
 
 /**
  * Runs a raw query and returns its rows, whichever driver is behind `db`: postgres.js answers with an array of rows,
@@ -11,4 +11,18 @@ export async function executeRows<T extends object>(db: Executor, query: SQL): P
   if (Array.isArray(result)) return result as T[];
   if (typeof result === "object" && result !== null && "rows" in result && Array.isArray(result.rows)) return result.rows as T[];
   throw new Error("executeRows: the driver returned neither an array of rows nor { rows }");
+}
+
+/**
+ * Runs a statement written as SQL text with $1…$n parameters on the executor's own postgres.js connection (a
+ * transaction's, inside one), without the query builder: for the hottest statements (a post's insert), whose text
+ * is built once and whose parameters are bound as they are. Prepared, like every statement with few parameters
+ * (lib/db/client.ts). Rows as the driver parses them (see executeRows).
+ */
+export async function queryRows<T extends object>(db: Executor, text: string, params: unknown[]): Promise<T[]> {
+  // A database handle carries its client as $client; a transaction only in its session (drizzle's own field).
+  const handle = db as unknown as { $client?: SqlClient; session?: { client?: SqlClient } };
+  const client = handle.$client ?? handle.session?.client;
+  if (!client) throw new Error("queryRows: no postgres.js client behind this executor");
+  return (await client.unsafe(text, params as never[])) as unknown as T[];
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, lt, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import { exec, type AccountRef, type Ctx } from "@/lib/context";
-import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
+import { insertUnnested } from "@/lib/db/bulk";
 import type { Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { events, type EventRow, type NewEventRow, type WebhookRow } from "@/lib/db/schema";
@@ -34,9 +34,7 @@ export async function recordAndDeliver(
     if (h.record) rows.push({ ...h.record, id: eventId, accountId: account.id });
     if (h.outgoing) outgoing.push({ ...h.outgoing, eventId });
   }
-  await inChunks(rows, rowsPerInsert(events), async (chunk) => {
-    await tx.insert(events).values(chunk);
-  });
+  await insertUnnested(tx, events, rows);
   return fanOut(tx, account, outgoing, endpoints);
 }
 

@@ -28,7 +28,7 @@ import {
 import type { FenceCandidate } from "./candidates";
 import { accountFences, candidatesFromCache, shapesFromCache, type AccountFences } from "./fence-cache";
 import { loadFenceStates, saveFenceStates, type FenceStateChange } from "./fence-state";
-import { confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
+import { compareKeys, confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
 
 /** Points evaluated per round at most, over all of its trackables; a trackable with more pending continues in another round. */
 export const EVALUATION_BATCH = 2000;
@@ -155,6 +155,11 @@ const pointColumns = {
 };
 type Point = Pick<LocationRow, keyof typeof pointColumns>;
 
+/** The same columns, as a subquery over locations exposes them. */
+function pointColumnsOf<Q extends { [K in keyof typeof pointColumns]: unknown }>(subquery: Q): { [K in keyof typeof pointColumns]: Q[K] } {
+  return Object.fromEntries(Object.keys(pointColumns).map((k) => [k, subquery[k as keyof typeof pointColumns]])) as { [K in keyof typeof pointColumns]: Q[K] };
+}
+
 /** Up to `limit` points of each trackable after its cursor, in evaluation order: one index range scan per trackable. */
 async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit: number): Promise<Map<string, Point[]>> {
   const next = tx
@@ -171,16 +176,7 @@ async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit
     .as("next");
   // The point's columns only (a bare select() would also map every column of the state row, for every point).
   const rows: Point[] = await tx
-    .select({
-      id: next.id,
-      trackableId: next.trackableId,
-      latitude: next.latitude,
-      longitude: next.longitude,
-      accuracy: next.accuracy,
-      battery: next.battery,
-      timestamp: next.timestamp,
-      receivedAt: next.receivedAt,
-    })
+    .select(pointColumnsOf(next))
     .from(trackableStates)
     .innerJoinLateral(next, sql`true`)
     .where(inArray(trackableStates.trackableId, [...trackableIds]));
@@ -190,7 +186,7 @@ async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit
     if (!list) byTrackable.set(point.trackableId, (list = []));
     list.push(point);
   }
-  for (const list of byTrackable.values()) list.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const list of byTrackable.values()) list.sort(compareKeys);
   return byTrackable;
 }
 

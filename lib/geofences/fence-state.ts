@@ -1,7 +1,7 @@
-import { inArray, sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { geofenceMemberships, geofencePendingCrossings } from "@/lib/db/schema";
-import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
+import { insertUnnested, uuidIn, uuidPairsIn } from "@/lib/db/bulk";
 import type { FenceCandidate } from "./candidates";
 import { NO_MEMORY, type FenceMemory, type Fix, type Transition } from "./evaluation";
 
@@ -18,17 +18,9 @@ export interface FenceState {
 
 const EMPTY = (): FenceState => ({ inside: new Set(), memory: new Map(), shapes: new Map() });
 
-/** `(trackable_id, geofence_id) in ((…), …)` for the pairs. */
-function pairIn(table: typeof geofenceMemberships | typeof geofencePendingCrossings, pairs: ReadonlyArray<readonly [string, string]>): SQL {
-  const list = sql.join(
-    pairs.map(([t, g]) => sql`(${t}::uuid, ${g}::uuid)`),
-    sql`, `,
-  );
-  return sql`(${table.trackableId}, ${table.geofenceId}) in (${list})`;
-}
-
-/** Pairs per statement: two bind parameters each. */
-const PAIRS_PER_STATEMENT = 10_000;
+/** `(trackable_id, geofence_id) in (the pairs)`. */
+const pairIn = (table: typeof geofenceMemberships | typeof geofencePendingCrossings, pairs: ReadonlyArray<readonly [string, string]>): SQL =>
+  uuidPairsIn(table.trackableId, table.geofenceId, pairs);
 
 /**
  * Each trackable's state, by trackable id. `shapesOf(trackableId, geofenceIds)` gives the shapes of those geofences
@@ -51,8 +43,8 @@ export async function loadFenceStates(
       dwelt: geofenceMemberships.dwelt,
     })
     .from(geofenceMemberships)
-    .where(inArray(geofenceMemberships.trackableId, ids));
-  const pending = await tx.select().from(geofencePendingCrossings).where(inArray(geofencePendingCrossings.trackableId, ids));
+    .where(uuidIn(geofenceMemberships.trackableId, ids));
+  const pending = await tx.select().from(geofencePendingCrossings).where(uuidIn(geofencePendingCrossings.trackableId, ids));
 
   const fenceIds = new Map<string, Set<string>>(ids.map((id) => [id, new Set()]));
   for (const r of [...members, ...pending]) fenceIds.get(r.trackableId)?.add(r.geofenceId);
@@ -77,10 +69,10 @@ export async function loadFenceStates(
     const fix: Fix = { id: p.locationId, timestamp: p.timestamp, latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy };
     state.memory.set(p.geofenceId, { ...(state.memory.get(p.geofenceId) ?? NO_MEMORY), pending: fix });
   }
-  await inChunks(dropped, PAIRS_PER_STATEMENT, async (chunk) => {
-    await tx.delete(geofenceMemberships).where(pairIn(geofenceMemberships, chunk));
-    await tx.delete(geofencePendingCrossings).where(pairIn(geofencePendingCrossings, chunk));
-  });
+  if (dropped.length > 0) {
+    await tx.delete(geofenceMemberships).where(pairIn(geofenceMemberships, dropped));
+    await tx.delete(geofencePendingCrossings).where(pairIn(geofencePendingCrossings, dropped));
+  }
   return states;
 }
 
@@ -128,25 +120,12 @@ export async function saveFenceStates(tx: Tx, changes: readonly FenceStateChange
     }
   }
 
-  await inChunks(exited, PAIRS_PER_STATEMENT, async (chunk) => {
-    await tx.delete(geofenceMemberships).where(pairIn(geofenceMemberships, chunk));
+  if (exited.length > 0) await tx.delete(geofenceMemberships).where(pairIn(geofenceMemberships, exited));
+  await insertUnnested(tx, geofenceMemberships, entered, {
+    onConflict:
+      "on conflict (trackable_id, geofence_id) do update set location_id = excluded.location_id, entered_at = excluded.entered_at, dwelt = excluded.dwelt",
   });
-  await inChunks(entered, rowsPerInsert(geofenceMemberships), async (chunk) => {
-    await tx
-      .insert(geofenceMemberships)
-      .values(chunk)
-      .onConflictDoUpdate({
-        target: [geofenceMemberships.trackableId, geofenceMemberships.geofenceId],
-        set: { locationId: sql`excluded.location_id`, enteredAt: sql`excluded.entered_at`, dwelt: sql`excluded.dwelt` },
-      });
-  });
-  await inChunks(dwelt, PAIRS_PER_STATEMENT, async (chunk) => {
-    await tx.update(geofenceMemberships).set({ dwelt: true }).where(pairIn(geofenceMemberships, chunk));
-  });
-  await inChunks(clearPending, PAIRS_PER_STATEMENT, async (chunk) => {
-    await tx.delete(geofencePendingCrossings).where(inArray(geofencePendingCrossings.trackableId, chunk));
-  });
-  await inChunks(pendingRows, rowsPerInsert(geofencePendingCrossings), async (chunk) => {
-    await tx.insert(geofencePendingCrossings).values(chunk);
-  });
+  if (dwelt.length > 0) await tx.update(geofenceMemberships).set({ dwelt: true }).where(pairIn(geofenceMemberships, dwelt));
+  if (clearPending.length > 0) await tx.delete(geofencePendingCrossings).where(uuidIn(geofencePendingCrossings.trackableId, clearPending));
+  await insertUnnested(tx, geofencePendingCrossings, pendingRows);
 }

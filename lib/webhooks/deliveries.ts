@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
-import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
+import { insertUnnested } from "@/lib/db/bulk";
 import { getDb, type Executor } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryRow } from "@/lib/db/schema";
@@ -28,7 +28,7 @@ export interface NewDelivery {
 /**
  * Inserts delivery rows (status pending) and returns their ids, in order; the caller starts their deliver-webhook
  * workflows in the same transaction. Ids are made here, so nothing is read back (no RETURNING of the payloads), and
- * the rows go in statements of at most rowsPerInsert rows: any number of deliveries fits, in bounded memory. During a
+ * the rows go in one statement as column arrays (insertUnnested; fanOut hands them over in bounded batches). During a
  * rotation's overlap each row keeps the target's previous secret, so attempts carry both signatures.
  */
 export async function insertDeliveries(executor: Executor, rows: readonly NewDelivery[]): Promise<Array<{ id: string }>> {
@@ -48,9 +48,7 @@ export async function insertDeliveries(executor: Executor, rows: readonly NewDel
     eventId: r.eventId ?? null,
     test: r.test ?? false,
   }));
-  await inChunks(values, rowsPerInsert(webhookDeliveries), async (chunk) => {
-    await executor.insert(webhookDeliveries).values(chunk);
-  });
+  await insertUnnested(executor, webhookDeliveries, values);
   return values.map((v) => ({ id: v.id }));
 }
 

@@ -1,0 +1,59 @@
+import { getTableColumns, getTableName, sql, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Executor } from "./client";
+import { queryRows } from "./rows";
+
+// Multi-row writes whose SQL text does not depend on the number of rows: each column's values go in as ONE array
+// parameter and the statement unnests them. The text is the same for 1 row or 10,000, so it is prepared once per
+// connection (lib/db/client.ts) and no query is built per row; a multi-row VALUES list built by drizzle costs a
+// parameter per value to build, and Postgres a parse of the whole list for every distinct row count. There is no
+// limit of 65,535 bind parameters either.
+
+type Row = Record<string, unknown>;
+
+/**
+ * INSERT INTO table (…) SELECT * FROM unnest($1::text[]::<type>[], …) [onConflict]: the rows in one statement. The
+ * columns written are those any row sets and those with a $defaultFn; a row that leaves one unset gets the $defaultFn, or NULL
+ * when the column has no default (what a drizzle insert writes). A column with a database default (created_at) is
+ * written only when the rows set it, and then every row must. Values go through the column's own mapping to the
+ * driver (dates to ISO 8601, JSON to text) and travel as text, cast to the column's type in SQL.
+ */
+export async function insertUnnested<T extends PgTable>(
+  db: Executor,
+  table: T,
+  rows: ReadonlyArray<T["$inferInsert"]>,
+  opts: { onConflict?: string } = {},
+): Promise<void> {
+  if (rows.length === 0) return;
+  const all = Object.entries(getTableColumns(table)) as Array<[string, PgColumn]>;
+  const set = new Set<string>();
+  for (const row of rows as ReadonlyArray<Row>) for (const key in row) if (row[key] !== undefined) set.add(key);
+  const columns = all.filter(([key, column]) => set.has(key) || column.defaultFn);
+  const params = columns.map(([key, column]) =>
+    (rows as ReadonlyArray<Row>).map((row) => {
+      let value = row[key];
+      if (value === undefined) {
+        if (column.defaultFn) value = column.defaultFn();
+        else if (column.hasDefault) throw new Error(`insertUnnested: ${getTableName(table)}.${column.name} is set in some rows only, and has a database default`);
+        else value = null;
+      }
+      return value === null ? null : String(column.mapToDriverValue(value));
+    }),
+  );
+  const names = columns.map(([, c]) => `"${c.name}"`).join(", ");
+  const arrays = columns.map(([, c], i) => `$${i + 1}::text[]::${c.getSQLType()}[]`).join(", ");
+  const text = `insert into "${getTableName(table)}" (${names}) select * from unnest(${arrays})${opts.onConflict ? ` ${opts.onConflict}` : ""}`;
+  await queryRows(db, text, params);
+}
+
+/** `(a, b) IN (the pairs)` with the pairs as two uuid[] parameters: the same text for any number of pairs. */
+export function uuidPairsIn(a: PgColumn, b: PgColumn, pairs: ReadonlyArray<readonly [string, string]>): SQL {
+  const firsts = sql.param(pairs.map(([x]) => x));
+  const seconds = sql.param(pairs.map(([, y]) => y));
+  return sql`(${a}, ${b}) in (select * from unnest(${firsts}::uuid[], ${seconds}::uuid[]))`;
+}
+
+/** `column = any(the ids)` with the ids as one uuid[] parameter: the same text for any number of ids. */
+export function uuidIn(column: PgColumn, ids: readonly string[]): SQL {
+  return sql`${column} = any(${sql.param([...ids])}::uuid[])`;
+}
