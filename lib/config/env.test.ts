@@ -28,3 +28,16 @@ describe("APP_URL", () => {
     expect((await freshEnv({ PORT: "4321", APP_URL: "https://track.example.com/base" })).APP_URL).toBe("https://track.example.com/base");
   });
 });
+
+describe("DATABASE_PREPARED_STATEMENTS", () => {
+  afterEach(() => {
+    delete process.env.DATABASE_PREPARED_STATEMENTS;
+  });
+
+  it("is on unless set to false or 0, and refuses anything else", async () => {
+    expect((await freshEnv({ DATABASE_PREPARED_STATEMENTS: undefined })).DATABASE_PREPARED_STATEMENTS).toBe(true);
+    expect((await freshEnv({ DATABASE_PREPARED_STATEMENTS: "false" })).DATABASE_PREPARED_STATEMENTS).toBe(false);
+    expect((await freshEnv({ DATABASE_PREPARED_STATEMENTS: "0" })).DATABASE_PREPARED_STATEMENTS).toBe(false);
+    await expect(freshEnv({ DATABASE_PREPARED_STATEMENTS: "off" })).rejects.toThrow(/DATABASE_PREPARED_STATEMENTS/);
+  });
+});

@@ -13,6 +13,9 @@ const bool = z
 
 const EnvSchema = z.object({
   DATABASE_URL: z.string().optional(),
+  // Prepared statements on the Postgres connections (see lib/db/client.ts). Off only for a pooler that cannot keep
+  // them (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   DATA_DIR: z.string().default(".data"),
   UPSTASH_REDIS_REST_URL: z.string().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),

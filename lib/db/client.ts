@@ -50,8 +50,8 @@ async function openDatabase(role: LockRole): Promise<DbHandle> {
   const url = env().DATABASE_URL;
   if (url) {
     await migrateDatabase({ kind: "postgres", url });
-    const client = postgres(url, { max: 10, onnotice: () => {} });
-    const db = drizzle({ client, schema }) as unknown as Db;
+    const client = postgres(url, { max: 10, onnotice: () => {}, prepare: env().DATABASE_PREPARED_STATEMENTS });
+    const db = drizzle({ client: preparing(client), schema }) as unknown as Db;
     return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
   }
 
@@ -70,7 +70,45 @@ async function openDatabase(role: LockRole): Promise<DbHandle> {
     await close();
     throw err;
   }
-  return { db: drizzle({ client, schema }) as unknown as Db, kind: "pglite", close };
+  return { db: drizzle({ client: preparing(client), schema }) as unknown as Db, kind: "pglite", close };
+}
+
+/**
+ * Statements with up to this many parameters are prepared: parsed and planned once per connection, then run with
+ * one message and one round trip. drizzle prepares only what is given a name, so postgres.js sent every other
+ * statement unnamed, and for one with parameters it first asks the server to parse and describe it, waits for the
+ * answer, then sends it again to run: two round trips and two parses per statement. Larger statements (multi-row
+ * inserts, long IN lists) stay unnamed, so the number of prepared statements a connection keeps stays bounded by the
+ * app's statement shapes.
+ */
+export const PREPARE_MAX_PARAMETERS = 100;
+
+type UnsafeOptions = { prepare?: boolean } & Record<string, unknown>;
+/** The postgres.js client behind drizzle. */
+export type SqlClient = ReturnType<typeof import("postgres")>;
+
+/**
+ * The postgres.js client as drizzle sees it, preparing the statements drizzle leaves unnamed that have between 1 and
+ * PREPARE_MAX_PARAMETERS parameters (outside and inside transactions). Everything else is the client itself.
+ */
+export function preparing<C extends SqlClient>(client: C): C {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop === "unsafe") {
+        return (query: string, args: unknown[] = [], options: UnsafeOptions = {}) => {
+          const prepare = options.prepare || (args.length > 0 && args.length <= PREPARE_MAX_PARAMETERS);
+          return target.unsafe(query, args as never[], { ...options, prepare });
+        };
+      }
+      if (prop === "begin") {
+        return (...args: unknown[]) => {
+          const fn = args.pop() as (tx: SqlClient) => unknown;
+          return (target.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: SqlClient) => fn(preparing(tx)));
+        };
+      }
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
 }
 
 /** Where the embedded database listens: a Unix socket in the data directory (or, for a long path, a private temp dir). */
