@@ -89,6 +89,17 @@ describe("the device store path", () => {
     expect(new Set(rows.map((r) => r.source))).toEqual(new Set(["overland"]));
   });
 
+  it("a device resend of a point the API stored is dropped too; the device's new point is stored", async () => {
+    const trackableId = await newTrackable();
+    const { id: tokenId } = await createDeviceToken({ ctx, trackableId, input: {} });
+    await ingestLocations({ ctx, trackableId, inputs: [point] });
+    const later = { ...point, timestamp: new Date("2026-03-01T10:05:00.000Z") };
+    const stored = await ingestLocations({ ctx, trackableId, inputs: [point, later], source: { kind: "device", app: "traccar", tokenId } });
+    expect(stored.map((l) => l.timestamp)).toEqual([later.timestamp.toISOString()]);
+    const rows = await db.select().from(locations).where(eq(locations.trackableId, trackableId));
+    expect(rows.map((r) => r.source).sort()).toEqual(["api", "traccar"]);
+  });
+
   it("the API path keeps every point it is sent, duplicates included (its contract returns each one)", async () => {
     const trackableId = await newTrackable();
     expect(await ingestLocations({ ctx, trackableId, inputs: [point, point] })).toHaveLength(2);

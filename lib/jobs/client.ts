@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import type { z } from "zod";
-import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
+import { insertUnnested } from "@/lib/db/bulk";
+import { inChunks } from "@/lib/db/chunks";
 import { getDb, type Executor } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { jobsProvider } from "./config";
@@ -43,9 +43,12 @@ export async function enqueue<S extends z.ZodType>(wf: Workflow<S>, payload: z.i
  * LOCKED, so the queued run cannot start before the data it is joined for (a post's points) is committed; with DO
  * NOTHING it could, and would miss those points with no run left to evaluate them.
  */
-export const JOIN_QUEUED_RUN = sql.raw(
-  "on conflict (dedupe_key) where status = 'queued' and dedupe_key is not null do update set updated_at = excluded.updated_at",
-);
+export const JOIN_QUEUED_RUN =
+  "on conflict (dedupe_key) where status = 'queued' and dedupe_key is not null do update set updated_at = excluded.updated_at";
+
+// Imported on the first send, once: an import() per call goes through module resolution again (under tsx, its loader
+// thread), which costs more than the send's own work.
+let inngestClient: Promise<typeof import("@/inngest/client")> | null = null;
 
 /** Events per inngest.send(): one request stays far below Inngest's request size limit. */
 const EVENTS_PER_SEND = 500;
@@ -63,7 +66,7 @@ export async function enqueueMany<S extends z.ZodType>(
   const parsed = runs.map((r) => ({ ...r, data: wf.payload.parse(r.payload) as Record<string, unknown> }));
   if (jobsProvider() === "inngest") {
     if (!wf.event) throw new Error(`workflow ${wf.name} is not started by an event`);
-    const { inngest } = await import("@/inngest/client");
+    const { inngest } = await (inngestClient ??= import("@/inngest/client"));
     await inChunks(parsed, EVENTS_PER_SEND, async (chunk) => {
       await inngest.send(chunk.map((r) => ({ name: wf.event!, data: r.data, ...(r.eventId ? { id: r.eventId } : {}) })));
     });
@@ -74,22 +77,16 @@ export async function enqueueMany<S extends z.ZodType>(
   // One row per dedupe key (an upsert may not touch a row twice in one statement): later runs join the first.
   const keys = new Set<string>();
   const unique = parsed.filter((r) => !r.dedupeKey || (!keys.has(r.dedupeKey) && keys.add(r.dedupeKey)));
-  await inChunks(unique, rowsPerInsert(jobs), async (chunk) => {
-    await executor
-      .insert(jobs)
-      .values(
-        chunk.map((r) => ({
-          name: wf.name,
-          payload: r.data,
-          dedupeKey: r.dedupeKey ?? null,
-          concurrencyKey: concurrencyField ? `${wf.name}:${String(r.data[concurrencyField])}` : null,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: jobs.dedupeKey,
-        targetWhere: sql`${jobs.status} = 'queued' and ${jobs.dedupeKey} is not null`,
-        set: { updatedAt: sql`excluded.updated_at` },
-      });
-  });
+  await insertUnnested(
+    executor,
+    jobs,
+    unique.map((r) => ({
+      name: wf.name,
+      payload: r.data,
+      dedupeKey: r.dedupeKey ?? null,
+      concurrencyKey: concurrencyField ? `${wf.name}:${String(r.data[concurrencyField])}` : null,
+    })),
+    { onConflict: JOIN_QUEUED_RUN },
+  );
   if (!opts.executor) wakeRunner();
 }

@@ -3,9 +3,9 @@ import { evaluateGeofences } from "@/lib/jobs/workflows/evaluate-geofences";
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
-import { deviceTokens, jobs, locations, trackables, type LocationRow } from "@/lib/db/schema";
-import { inChunks, MAX_BIND_PARAMETERS, rowsPerInsert } from "@/lib/db/chunks";
-import { executeRows } from "@/lib/db/rows";
+import { deviceTokens, locations, trackables, type LocationRow } from "@/lib/db/schema";
+import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
+import { queryRows } from "@/lib/db/rows";
 import { jobsProvider } from "@/lib/jobs/config";
 import { newId } from "@/lib/db/ids";
 import { ApiError, notFound } from "@/lib/http/errors";
@@ -56,11 +56,18 @@ export async function ingestLocations({
     source: source.kind === "api" ? ("api" as const) : source.app,
   }));
 
-  // The common case, an API post with the embedded runner: one statement instead of a five-statement transaction.
-  if (source.kind === "api" && jobsProvider() === "embedded" && values.length > 0 && values.length <= MAX_ROWS_PER_STATEMENT) {
-    if (!(await insertWithJob(ctx, trackableId, values))) throw notFound("Trackable", trackableId);
-    wakeRunner();
-    return values.map(serializeLocation);
+  // The common case, with the embedded runner: one statement instead of a transaction of four or five.
+  if (jobsProvider() === "embedded" && values.length > 0) {
+    if (source.kind === "api") {
+      if (!(await insertWithJob(ctx, trackableId, values))) throw notFound("Trackable", trackableId);
+      wakeRunner();
+      return values.map(serializeLocation);
+    }
+    const unique = withoutRepeats(values);
+    const stored = await insertFromDevice(ctx, trackableId, source.tokenId, unique);
+    if (!stored) throw new ApiError("unauthorized", "Invalid device token: it is unknown or has been revoked");
+    if (stored.size > 0) wakeRunner();
+    return unique.filter((v) => stored.has(v.id)).map(serializeLocation);
   }
 
   const stored = await withTransaction(ctx, async (txCtx) => {
@@ -83,13 +90,6 @@ export async function ingestLocations({
         .where(and(eq(deviceTokens.id, source.tokenId), eq(trackables.id, trackableId), eq(trackables.accountId, ctx.account.id)))
         .for("no key update");
       if (!held) throw new ApiError("unauthorized", "Invalid device token: it is unknown or has been revoked");
-      if (jobsProvider() === "embedded" && values.length <= MAX_ROWS_PER_STATEMENT) {
-        // The resend check, the insert and the job in one statement, begun after the lock: it sees every point a
-        // post that held the lock before us committed.
-        const unique = withoutRepeats(values);
-        const stored = new Set(await insertNewWithJob(txCtx, trackableId, unique));
-        return unique.filter((v) => stored.has(v.id));
-      }
       fresh = await withoutResends(txCtx, trackableId, values);
       if (fresh.length === 0) return [];
     }
@@ -105,10 +105,6 @@ export async function ingestLocations({
   return stored.map(serializeLocation);
 }
 
-const LOCATION_COLUMNS = 12;
-/** Points one statement may hold (bind parameters are limited to 65,535). */
-const MAX_ROWS_PER_STATEMENT = Math.floor(MAX_BIND_PARAMETERS / LOCATION_COLUMNS) - 10;
-
 /**
  * Stores the points and queues their trackable's evaluation in ONE statement (atomic on its own, so no transaction):
  * the trackable is checked to be the account's and locked FOR KEY SHARE (a concurrent DELETE waits for this insert
@@ -118,70 +114,98 @@ const MAX_ROWS_PER_STATEMENT = Math.floor(MAX_BIND_PARAMETERS / LOCATION_COLUMNS
  * account's.
  */
 async function insertWithJob(ctx: Ctx, trackableId: string, values: LocationRow[]): Promise<boolean> {
-  const [result] = await executeRows<{ owned: number }>(
-    exec(ctx),
-    sql`with owner as (
-      select ${trackables.id} from ${trackables}
-      where ${trackables.id} = ${trackableId} and ${trackables.accountId} = ${ctx.account.id}
-      for key share
-    ), stored as (
-      insert into ${locations} ${LOCATION_COLUMN_LIST}
-      select v.* from ${valuesList(values)}
-      where exists (select 1 from owner)
-    ), queued as (
-      ${jobInsert(trackableId)}
-      where exists (select 1 from owner)
-      ${JOIN_QUEUED_RUN}
-    )
-    select count(*)::int4 as owned from owner`,
-  );
+  const [result] = await queryRows<{ owned: number }>(exec(ctx), API_INSERT, insertParams(trackableId, ctx.account.id, values));
   return (result?.owned ?? 0) > 0;
 }
 
 /**
- * Device posts, under the token's lock: stores the values that are not exact resends of a stored point and queues the
- * evaluation when any was stored, in one statement. The ids stored.
+ * A device's points in ONE statement (atomic on its own, so no transaction): the token's row and its trackable's are
+ * locked FOR KEY SHARE (a revocation or a trackable's deletion that is under way waits for this insert; after one
+ * that committed, nothing is written), the values that are not exact resends are inserted, and the evaluation is
+ * queued (joining a queued one) when any was stored. A resend is a point with the same timestamp, latitude and
+ * longitude as one stored for the trackable: committed ones are skipped by the NOT EXISTS, and two posts of the same
+ * point at the same moment by the unique index on device points (locations_device_point_idx), where the second waits
+ * for the first to commit and then stores nothing. The ids stored, or null when the token no longer holds.
  */
-async function insertNewWithJob(ctx: Ctx, trackableId: string, values: LocationRow[]): Promise<string[]> {
-  if (values.length === 0) return [];
-  const rows = await executeRows<{ id: string }>(
-    exec(ctx),
-    sql`with stored as (
-      insert into ${locations} ${LOCATION_COLUMN_LIST}
-      select v.* from ${valuesList(values)}
-      where not exists (
-        select 1 from ${locations} l
-        where l.trackable_id = v.trackable_id and l.timestamp = v.timestamp and l.latitude = v.latitude and l.longitude = v.longitude)
+async function insertFromDevice(ctx: Ctx, trackableId: string, tokenId: string, values: LocationRow[]): Promise<Set<string> | null> {
+  const rows = await queryRows<{ id: string | null }>(exec(ctx), DEVICE_INSERT, [...insertParams(trackableId, ctx.account.id, values), tokenId]);
+  if (rows.length === 0) return null;
+  return new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id])));
+}
+
+// The two statements are SQL text with positional parameters, the same text for any number of points (the points
+// go in as one array per column, unnested), so they are prepared once per connection and a post builds no query:
+// $1 the trackable, $2 its account, $3–$7 the evaluation job (what enqueue() writes for evaluateGeofences), $8–$9 the
+// receipt time and source shared by the post's points, $10–$18 the points' columns; for a device $19 the token.
+// Timestamps travel as text[] (the driver's timestamptz[] serializer is drizzle's pass-through).
+const POINTS = `select p.id, $1::uuid, p.latitude, p.longitude, p.accuracy, p.altitude, p.speed, p.heading, p.battery, p.timestamp,
+        $8::timestamptz, $9::text
+      from unnest($10::uuid[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[],
+        $17::float8[], $18::text[]::timestamptz[])
+        as p(id, latitude, longitude, accuracy, altitude, speed, heading, battery, timestamp)`;
+const INSERT_LOCATIONS = "insert into locations (id, trackable_id, latitude, longitude, accuracy, altitude, speed, heading, battery, timestamp, received_at, source)";
+const JOB_INSERT = `insert into jobs (id, name, payload, dedupe_key, concurrency_key)
+      select $3::uuid, $4::text, $5::jsonb, $6::text, $7::text`;
+
+const API_INSERT = `with owner as (
+      select id from trackables where id = $1::uuid and account_id = $2::uuid
+      for key share
+    ), stored as (
+      ${INSERT_LOCATIONS}
+      ${POINTS}
+      where exists (select 1 from owner)
+    ), queued as (
+      ${JOB_INSERT}
+      where exists (select 1 from owner)
+      ${JOIN_QUEUED_RUN}
+    )
+    select count(*)::int4 as owned from owner`;
+
+const DEVICE_INSERT = `with held as (
+      select t.id from device_tokens d join trackables t on t.id = d.trackable_id
+      where d.id = $19::uuid and t.id = $1::uuid and t.account_id = $2::uuid
+      for key share
+    ), stored as (
+      ${INSERT_LOCATIONS}
+      ${POINTS}
+      where exists (select 1 from held) and not exists (
+        select 1 from locations l
+        where l.trackable_id = $1::uuid and l.timestamp = p.timestamp and l.latitude = p.latitude and l.longitude = p.longitude)
+      on conflict (trackable_id, timestamp, latitude, longitude) where source <> 'api' do nothing
       returning id
     ), queued as (
-      ${jobInsert(trackableId)}
+      ${JOB_INSERT}
       where exists (select 1 from stored)
       ${JOIN_QUEUED_RUN}
     )
-    select id::text as id from stored`,
-  );
-  return rows.map((r) => r.id);
-}
+    select null::text as id from held
+    union all
+    select id::text from stored`;
 
-const LOCATION_COLUMN_LIST = sql.raw("(id, trackable_id, latitude, longitude, accuracy, altitude, speed, heading, battery, timestamp, received_at, source)");
-
-/** `(values (…), …) as v(<the columns>)`, every value cast to its column's type. */
-function valuesList(values: LocationRow[]): SQL {
-  const rows = sql.join(
-    values.map(
-      (v) =>
-        sql`(${v.id}::uuid, ${v.trackableId}::uuid, ${v.latitude}::float8, ${v.longitude}::float8, ${v.accuracy}::float8, ${v.altitude}::float8, ${v.speed}::float8, ${v.heading}::float8, ${v.battery}::float8, ${v.timestamp.toISOString()}::timestamptz, ${v.receivedAt.toISOString()}::timestamptz, ${v.source}::text)`,
-    ),
-    sql`, `,
-  );
-  return sql`(values ${rows}) as v(id, trackable_id, latitude, longitude, accuracy, altitude, speed, heading, battery, timestamp, received_at, source)`;
-}
-
-/** The start of the evaluation job's INSERT (what enqueue() writes for evaluateGeofences), to be completed by a WHERE and the ON CONFLICT. */
-function jobInsert(trackableId: string): SQL {
+/** $1–$18 of either statement for one trackable's points (all received together, from one source). */
+function insertParams(trackableId: string, accountId: string, values: LocationRow[]): unknown[] {
   const payload = JSON.stringify(evaluateGeofences.payload.parse({ trackableId }));
-  return sql`insert into ${jobs} (id, name, payload, dedupe_key, concurrency_key)
-      select ${newId()}::uuid, ${evaluateGeofences.name}, ${payload}::jsonb, ${`evaluate:${trackableId}`}, ${`${evaluateGeofences.name}:${trackableId}`}`;
+  const column = (pick: (v: LocationRow) => unknown) => values.map(pick);
+  return [
+    trackableId,
+    accountId,
+    newId(),
+    evaluateGeofences.name,
+    payload,
+    `evaluate:${trackableId}`,
+    `${evaluateGeofences.name}:${trackableId}`,
+    values[0]!.receivedAt.toISOString(),
+    values[0]!.source,
+    column((v) => v.id),
+    column((v) => v.latitude),
+    column((v) => v.longitude),
+    column((v) => v.accuracy),
+    column((v) => v.altitude),
+    column((v) => v.speed),
+    column((v) => v.heading),
+    column((v) => v.battery),
+    column((v) => v.timestamp.toISOString()),
+  ];
 }
 
 type PointKey = { timestamp: Date; latitude: number; longitude: number };

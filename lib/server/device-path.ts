@@ -13,11 +13,28 @@ import { CLIENT_IP_HEADER } from "./client-address";
 type AnyFormat = DeviceFormat<unknown>;
 type Loader = () => Promise<AnyFormat>;
 
+/**
+ * `load`, called once: the modules are imported on the first device post, not at start (the app server starts before
+ * anything touches the database). An `import()` per request would cost more than the post itself: each one goes
+ * through the module loader's resolution (under tsx, a round trip to its loader thread and file-system checks).
+ */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | null = null;
+  return () => {
+    loaded ??= load().catch((err: unknown) => {
+      loaded = null;
+      throw err;
+    });
+    return loaded;
+  };
+}
+
 const FORMATS: Record<string, { methods: readonly string[]; load: Loader }> = {
-  "/ingest/traccar": { methods: ["GET", "POST"], load: async () => (await import("@/lib/devices/formats/traccar")).traccar as AnyFormat },
-  "/ingest/owntracks": { methods: ["POST"], load: async () => (await import("@/lib/devices/formats/owntracks")).owntracks as AnyFormat },
-  "/ingest/overland": { methods: ["POST"], load: async () => (await import("@/lib/devices/formats/overland")).overland as AnyFormat },
+  "/ingest/traccar": { methods: ["GET", "POST"], load: once(async () => (await import("@/lib/devices/formats/traccar")).traccar as AnyFormat) },
+  "/ingest/owntracks": { methods: ["POST"], load: once(async () => (await import("@/lib/devices/formats/owntracks")).owntracks as AnyFormat) },
+  "/ingest/overland": { methods: ["POST"], load: once(async () => (await import("@/lib/devices/formats/overland")).overland as AnyFormat) },
 };
+const ingestModule = once(() => import("@/lib/devices/ingest"));
 
 /** The device format that answers this request on the lean path, or null when Next.js answers it. */
 export function leanDeviceRoute(method: string | undefined, pathname: string): Loader | null {
@@ -81,7 +98,7 @@ const REWRITTEN = new Set([
 
 /** Answers a device post with handleDeviceIngest; the security headers are already on `res`. */
 export async function serveDeviceIngest(load: Loader, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
-  const [{ handleDeviceIngest }, format, { body, truncated }] = await Promise.all([import("@/lib/devices/ingest"), load(), readBody(req)]);
+  const [{ handleDeviceIngest }, format, { body, truncated }] = await Promise.all([ingestModule(), load(), readBody(req)]);
   const response = await handleDeviceIngest(format, toWebRequest(req, origin, body));
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));

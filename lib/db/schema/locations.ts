@@ -1,4 +1,5 @@
-import { doublePrecision, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { doublePrecision, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { id, ts } from "./columns";
 import { trackables } from "./trackables";
 
@@ -26,6 +27,12 @@ export const locations = pgTable(
     // History pages, `latest` and lastLocation all read one trackable's points by (timestamp, id), in either
     // direction: one B-tree serves them all and keeps each page an index range scan at any table size.
     index("locations_trackable_ts_idx").on(t.trackableId, t.timestamp, t.id),
+    // A tracking app resends a point it is unsure was stored; a resend is not stored again (lib/locations). Posts
+    // skip the points already stored, and this index decides between two posts of one point at the same moment,
+    // without a lock that would make every device post a transaction of its own. API points may repeat.
+    uniqueIndex("locations_device_point_idx")
+      .on(t.trackableId, t.timestamp, t.latitude, t.longitude)
+      .where(sql`${t.source} <> 'api'`),
   ],
 );
 

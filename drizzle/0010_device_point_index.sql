@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "locations_device_point_idx" ON "locations" USING btree ("trackable_id","timestamp","latitude","longitude") WHERE "locations"."source" <> 'api';
