@@ -1,5 +1,7 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import { freePort } from "@/tests/harness/server";
 import { scratchPostgres } from "@/tests/support/scratch-db";
 
 export const PG_BASE = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -146,3 +148,45 @@ export function cpuMs(pid: number): number {
 
 /** The load average of the machine (1, 5 and 15 minutes), for the record of a run. */
 export const loadAverage = () => (fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?");
+
+/** bench/baseline-server.ts (bare node:http + postgres.js) on a free port over `databaseUrl`, once it listens. */
+export async function startBaseline(databaseUrl: string): Promise<{ port: number; process: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((r) => child.stdout!.once("data", () => r()));
+  return { port, process: child };
+}
+
+/** A bench account: its API headers and `count` trackables, each with a device token. */
+export interface BenchAccount {
+  headers: Record<string, string>;
+  trackables: string[];
+  tokens: string[];
+}
+
+/** An enterprise account with `count` trackables, each with a device token. */
+export async function benchAccount(app: { baseUrl: string; adminToken: string }, name: string, count: number): Promise<BenchAccount> {
+  const key = await provisionKey(app, name, "enterprise");
+  const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+  const trackables: string[] = [];
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const t = await fetch(`${app.baseUrl}/api/v1/trackables`, { method: "POST", headers, body: JSON.stringify({ name: `${name} ${i}` }) });
+    const id = ((await t.json()) as { id: string }).id;
+    trackables.push(id);
+    const d = await fetch(`${app.baseUrl}/api/v1/trackables/${id}/device-tokens`, { method: "POST", headers, body: "{}" });
+    tokens.push(((await d.json()) as { token: string }).token);
+  }
+  return { headers, trackables, tokens };
+}
+
+/** Traccar Client's query-form post of point(i) with the i-th token (round robin). */
+export function traccarPost(tokens: readonly string[]) {
+  return (i: number): Post => {
+    const p = point(i);
+    return { path: `/ingest/traccar?id=${tokens[i % tokens.length]}&lat=${p.latitude}&lon=${p.longitude}&accuracy=${p.accuracy}&batt=${p.battery}` };
+  };
+}

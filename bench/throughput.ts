@@ -15,11 +15,24 @@
 //   (f) (c) and (d) again for an account with [fences] geofences (half 20-vertex polygons) around its points.
 // Each kind of run writes to trackables of its own, so no run leaves points that a later run's evaluation must catch
 // up on (the bare server inserts into trackables nobody evaluates).
-import { spawn } from "node:child_process";
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
-import { freePort, startServer } from "@/tests/harness/server";
-import { cpuMs, createFences, fmt, load, loadAverage, point, provisionKey, scratchDatabase, type LoadResult, type Post } from "./lib";
+import { startServer } from "@/tests/harness/server";
+import {
+  benchAccount,
+  cpuMs,
+  createFences,
+  fmt,
+  load,
+  loadAverage,
+  point,
+  scratchDatabase,
+  startBaseline,
+  traccarPost,
+  type BenchAccount,
+  type LoadResult,
+  type Post,
+} from "./lib";
 
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -37,16 +50,12 @@ async function main() {
     nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
   const appPort = Number(new URL(app.baseUrl).port);
-  const basePort = await freePort();
-  const baseline = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
-    env: { ...process.env, DATABASE_URL: db.url, PORT: String(basePort) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((r) => baseline.stdout!.once("data", () => r()));
+  const base = await startBaseline(db.url);
+  const basePort = base.port;
   try {
-    const plain = await account(app, "bench-plain");
-    const fenced = await account(app, "bench-fenced");
-    const bare = await account(app, "bench-bare");
+    const plain = await benchAccount(app, "bench-plain", concurrency);
+    const fenced = await benchAccount(app, "bench-fenced", concurrency);
+    const bare = await benchAccount(app, "bench-bare", concurrency);
     console.log(`creating ${fmt(fenceCount)} geofences…`);
     await createFences(app.baseUrl, fenced.headers, fenceCount);
 
@@ -80,18 +89,15 @@ async function main() {
       show(label, r, backlog, unit, mult);
       return r;
     };
-    const apiPost = (acc: Account, body: (i: number) => unknown) => (i: number): Post => ({
+    const apiPost = (acc: BenchAccount, body: (i: number) => unknown) => (i: number): Post => ({
       path: `/api/v1/trackables/${acc.trackables[i % acc.trackables.length]}/locations`,
       body: JSON.stringify(body(i)),
       headers: acc.headers,
     });
-    const traccar = (acc: Account) => (i: number): Post => {
-      const p = point(i);
-      return { path: `/ingest/traccar?id=${acc.tokens[i % acc.tokens.length]}&lat=${p.latitude}&lon=${p.longitude}&accuracy=${p.accuracy}&batt=${p.battery}` };
-    };
+    const traccar = (acc: BenchAccount) => traccarPost(acc.tokens);
     const batch = { locations: Array.from({ length: 100 }, (_, i) => point(i)) };
     const appPid = app.process.pid!;
-    const basePid = baseline.pid!;
+    const basePid = base.process.pid!;
 
     console.log(`throughput bench: ${seconds} s per run, ${concurrency} keep-alive clients, Postgres 15, load average ${loadAverage()}`);
     const ceiling = await measure("(a) framework ceiling: JSON 404 of /api/v1/*", appPort, appPid, () => ({ path: "/api/v1/no-such-endpoint", body: "{}" }), (s) => s === 404);
@@ -114,32 +120,10 @@ async function main() {
     console.log(`load average at the end ${loadAverage()}`);
     await sql.end();
   } finally {
-    baseline.kill();
+    base.process.kill();
     await app.stop();
     await db.drop();
   }
-}
-
-interface Account {
-  headers: Record<string, string>;
-  trackables: string[];
-  tokens: string[];
-}
-
-/** An enterprise account with `concurrency` trackables, each with a device token. */
-async function account(app: { baseUrl: string; adminToken: string }, name: string): Promise<Account> {
-  const key = await provisionKey(app, name, "enterprise");
-  const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-  const trackables: string[] = [];
-  const tokens: string[] = [];
-  for (let i = 0; i < concurrency; i++) {
-    const t = await fetch(`${app.baseUrl}/api/v1/trackables`, { method: "POST", headers, body: JSON.stringify({ name: `${name} ${i}` }) });
-    const id = ((await t.json()) as { id: string }).id;
-    trackables.push(id);
-    const d = await fetch(`${app.baseUrl}/api/v1/trackables/${id}/device-tokens`, { method: "POST", headers, body: "{}" });
-    tokens.push(((await d.json()) as { token: string }).token);
-  }
-  return { headers, trackables, tokens };
 }
 
 /** Points of evaluated trackables after their evaluation cursor. */

@@ -1,0 +1,86 @@
+// Where a device post spends its CPU: Traccar Client's query-form post (/ingest/traccar) against the bare node:http +
+// postgres.js insert, side by side in one run, on a scratch Postgres database, with the app server's and the bare
+// server's CPU per request. Usage: npx tsx bench/profile-device.ts [seconds=10] [concurrency=16] [fences=0];
+// BENCH_CPU_PROF=<dir> writes the app server's CPU profile there (node --cpu-prof).
+import fs from "node:fs";
+import { buildIfStale } from "@/scripts/build";
+import { startServer } from "@/tests/harness/server";
+import { benchAccount, cpuMs, createFences, fmt, load, point, scratchDatabase, startBaseline, traccarPost } from "./lib";
+
+const seconds = Number(process.argv[2] ?? 10);
+const concurrency = Number(process.argv[3] ?? 16);
+const fenceCount = Number(process.argv[4] ?? 0);
+
+async function main() {
+  buildIfStale();
+  const db = await scratchDatabase("fenceline_device");
+  const app = await startServer({
+    databaseUrl: db.url,
+    env: { DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+    nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  });
+  const base = await startBaseline(db.url);
+  try {
+    const acc = await benchAccount(app, "bench-device", concurrency);
+    if (fenceCount > 0) await createFences(app.baseUrl, acc.headers, fenceCount);
+    const appPort = Number(new URL(app.baseUrl).port);
+    const runs = {
+      bare: { port: base.port, pid: base.process.pid!, make: (i: number) => ({ path: `/api/v1/trackables/${acc.trackables[i % concurrency]}/locations`, body: JSON.stringify(point(i)) }) },
+      traccar: { port: appPort, pid: app.process.pid!, make: traccarPost(acc.tokens) },
+    };
+    // Interleaved, twice each, so a slow spell of the shared machine does not land on one side only.
+    for (const name of ["bare", "traccar", "bare", "traccar"] as const) {
+      const run = runs[name];
+      await load(run.port, run.make, { concurrency, seconds: 2 });
+      const cpu0 = cpuMs(run.pid);
+      const sys0 = systemMs(run.pid);
+      const pg0 = postgresMs();
+      const self0 = process.cpuUsage();
+      const r = await load(run.port, run.make, { concurrency, seconds });
+      const per = (ms: number) => fmt(ms / Math.max(1, r.requests), 3);
+      console.log(
+        `${name.padEnd(8)} ${fmt(r.perSecond).padStart(6)} req/s  p50 ${fmt(r.p50, 1)} ms  p95 ${fmt(r.p95, 1)} ms  ` +
+          `CPU ${per(cpuMs(run.pid) - cpu0)} ms/req (kernel ${per(systemMs(run.pid) - sys0)})  ` +
+          `Postgres ${per(postgresMs() - pg0)} ms/req  load client ${per(clientMs(self0))} ms/req  ${r.errors} errors`,
+      );
+    }
+  } finally {
+    base.process.kill();
+    await app.stop();
+    await db.drop();
+  }
+}
+
+/** The kernel's share of cpuMs: system time, in ms. */
+function systemMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[12]) * 1000) / 100;
+}
+
+/** CPU time of every Postgres process on the machine (the bench's database server), in ms. */
+function postgresMs(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (!stat.includes("(postgres)")) continue;
+      const fields = stat.split(") ")[1]!.split(" ");
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+
+/** This process's CPU (the load client) since `since`, in ms. */
+function clientMs(since: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
