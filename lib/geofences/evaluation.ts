@@ -3,7 +3,7 @@
 // finds candidate geofences (candidates.ts), loads and persists the state (memberships, pending crossings) and records
 // and sends the events.
 
-import { containsPoint, metresInside, metresOutside, type PolygonGeometry } from "./shapes";
+import { containsPoint, metresToBoundary, type PolygonGeometry } from "./shapes";
 import type { LatLon } from "./haversine";
 
 export { EARTH_RADIUS_M, haversineMeters, type LatLon } from "./haversine";
@@ -97,18 +97,18 @@ export interface EvaluationResult<P extends EvalPoint> {
 
 /** Whether the point is inside the fence, by its shape; the boundary counts as inside. */
 export function contains(fence: FenceShape, p: LatLon): boolean {
-  return containsPoint({ ...fence, geometry: fence.geometry ?? null }, p);
+  return containsPoint(fence, p);
 }
 
 /**
  * How sure an entry or exit is: "high" when the point's accuracy circle lies wholly on the event's side of the
  * boundary (inside for an entry, outside for an exit), "low" when it straddles it, null when the accuracy is unknown.
+ * The point is an entry's or exit's own, so it is on the event's side: its margin is its distance from the boundary
+ * (a point on the wrong side, which evaluation never passes, would still read as that distance).
  */
 export function confidenceOf(kind: "entry" | "exit", fence: FenceShape, p: LatLon & { accuracy?: number | null }): "high" | "low" | null {
   if (p.accuracy === null || p.accuracy === undefined) return null;
-  const shape = { ...fence, geometry: fence.geometry ?? null };
-  const margin = kind === "entry" ? metresInside(shape, p) : metresOutside(shape, p);
-  return margin >= p.accuracy ? "high" : "low";
+  return metresToBoundary(fence, p) >= p.accuracy ? "high" : "low";
 }
 
 /** Orders points by timestamp, then id (UUIDv7 ids compare correctly as lowercase strings). */
@@ -129,14 +129,17 @@ const KIND_ORDER = { exit: 0, entry: 1, dwell: 2 } as const;
 
 /** Metres the point is outside the fence's boundary (0 when inside or on it). */
 export function metresOutsideFence(fence: FenceShape, p: LatLon): number {
-  return contains(fence, p) ? 0 : metresOutside({ ...fence, geometry: fence.geometry ?? null }, p);
+  return contains(fence, p) ? 0 : metresToBoundary(fence, p);
 }
 
-/** Whether the point is on the inside side for a trackable that `wasInside`: an exit needs more than the exit buffer. */
-function sideOf(fence: FenceShape, p: LatLon, wasInside: boolean): boolean {
-  if (contains(fence, p)) return true;
+/**
+ * Whether the point is on the inside side for a trackable that `wasInside` (`isIn`: whether the fence contains it):
+ * an exit needs more than the exit buffer.
+ */
+function sideOf(fence: FenceShape, p: LatLon, wasInside: boolean, isIn: boolean): boolean {
+  if (isIn) return true;
   const buffer = fence.exitBuffer ?? 0;
-  return wasInside && buffer > 0 && metresOutside({ ...fence, geometry: fence.geometry ?? null }, p) <= buffer;
+  return wasInside && buffer > 0 && metresToBoundary(fence, p) <= buffer;
 }
 
 /**
@@ -182,11 +185,12 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
     for (const fence of fences.values()) {
       const wasInside = inside.has(fence.id);
       const m = memory.get(fence.id) ?? NO_MEMORY;
-      if (!wasInside && !m.pending && !contains(fence, point)) continue; // the common case: a candidate it is not in
+      const isIn = contains(fence, point);
+      if (!wasInside && !m.pending && !isIn) continue; // the common case: a candidate it is not in
       const accuracy = point.accuracy ?? null;
       if (fence.maxAccuracy != null && accuracy !== null && accuracy > fence.maxAccuracy) continue;
 
-      let nowInside = sideOf(fence, point, wasInside);
+      let nowInside = sideOf(fence, point, wasInside, isIn);
       let state = m;
       if (nowInside === wasInside) {
         if (m.pending) state = { ...m, pending: null }; // back on the old side: the crossing is dropped silently

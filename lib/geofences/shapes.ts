@@ -1,15 +1,15 @@
 // Geofence shapes: circles and GeoJSON polygons. Validation, the summary circle a polygon is indexed by, and the exact
-// per-shape tests (containment, distance outside the boundary). Pure and free of server code, so the browser's editor
-// can use the same rules; the geometry itself comes from Turf.
+// per-shape tests (containment, distance from the boundary). Pure and free of server code, so the browser's editor
+// can use the same rules; the geometry itself comes from Turf (containment, validity) and cheap-ruler (distances to an edge).
 import { booleanPointInPolygon } from "@turf/boolean-point-in-polygon";
+import CheapRuler from "cheap-ruler";
 import { booleanPointOnLine } from "@turf/boolean-point-on-line";
 import { centerOfMass } from "@turf/center-of-mass";
 import { lineString, point, polygon as turfPolygon } from "@turf/helpers";
 import { kinks } from "@turf/kinks";
-import { nearestPointOnLine } from "@turf/nearest-point-on-line";
 import { orient2d } from "robust-predicates";
 import { z } from "zod";
-import { EARTH_RADIUS_M, haversineMeters, type LatLon } from "./haversine";
+import { haversineMeters, type LatLon } from "./haversine";
 
 export const MAX_POLYGON_POSITIONS = 2000;
 export const SHAPES = ["circle", "polygon"] as const;
@@ -164,8 +164,8 @@ export function polygonSummary(geometry: PolygonGeometry): LatLon & { radius: nu
 export interface ShapeOf extends LatLon {
   /** Metres: the circle's radius, or a polygon's bounding radius (not used by the polygon tests). */
   radius: number;
-  /** Null for a circle. */
-  geometry: PolygonGeometry | null;
+  /** Null (or absent) for a circle. */
+  geometry?: PolygonGeometry | null;
 }
 
 /** Whether the point is inside the shape; the boundary (and a vertex) counts as inside, as does a hole's boundary. */
@@ -175,31 +175,26 @@ export function containsPoint(shape: ShapeOf, p: LatLon): boolean {
 }
 
 /**
- * The great-circle distance from the point to the polygon's nearest edge, of any ring, in metres (Turf's geodesic
- * nearest point on each ring, in radians, on the contract's sphere): what Turf's pointToPolygonDistance measures, a
- * sixth of its cost (it builds a line feature for every edge), which matters because every entry and exit computes it.
+ * The distance from the point to the polygon's nearest edge, of any ring, in metres: cheap-ruler's flat-earth
+ * approximation at the point's latitude (within 0.1 % of the WGS84 ellipsoid's distance at city scale, whose radii
+ * differ from the contract's sphere by up to 0.6 %; the edges are straight in longitude and latitude, as the
+ * containment test takes them). It decides anything only at the scale of an exit buffer or a GPS accuracy, tens to
+ * hundreds of metres, where that is centimetres; and it is ~100× cheaper than Turf's geodesic nearest point, which
+ * mattered because every entry, exit and point in an exit buffer measures it.
  */
 function metresToEdge(geometry: PolygonGeometry, p: LatLon): number {
-  const at = [p.longitude, p.latitude];
+  const ruler = new CheapRuler(p.latitude, "meters");
+  const at: [number, number] = [p.longitude, p.latitude];
   let nearest = Infinity;
-  for (const ring of geometry.coordinates) {
-    const d = nearestPointOnLine({ type: "LineString", coordinates: ring }, at, { units: "radians" }).properties.pointDistance;
-    if (d < nearest) nearest = d;
-  }
-  return nearest * EARTH_RADIUS_M;
-}
-
-/** How far the point is outside the shape's boundary, in metres; 0 when inside or on it. */
-export function metresOutside(shape: ShapeOf, p: LatLon): number {
-  if (!shape.geometry) return Math.max(0, haversineMeters(shape, p) - shape.radius);
-  return containsPoint(shape, p) ? 0 : metresToEdge(shape.geometry, p);
+  for (const ring of geometry.coordinates) nearest = Math.min(nearest, ruler.pointOnLine(ring, at).dist);
+  return nearest;
 }
 
 /**
- * How far the point is inside the shape, from the boundary, in metres; 0 when on or outside it (for confidence: does
- * the accuracy circle lie wholly on one side).
+ * The point's distance from the shape's boundary in metres, on whichever side it is: from a circle's edge (on the
+ * contract's sphere), or from a polygon's nearest edge of any ring.
  */
-export function metresInside(shape: ShapeOf, p: LatLon): number {
-  if (!shape.geometry) return Math.max(0, shape.radius - haversineMeters(shape, p));
-  return containsPoint(shape, p) ? metresToEdge(shape.geometry, p) : 0;
+export function metresToBoundary(shape: ShapeOf, p: LatLon): number {
+  if (!shape.geometry) return Math.abs(haversineMeters(shape, p) - shape.radius);
+  return metresToEdge(shape.geometry, p);
 }
