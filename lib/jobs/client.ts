@@ -6,7 +6,7 @@ import { jobs } from "@/lib/db/schema";
 import { jobsProvider } from "./config";
 import type { Workflow } from "./types";
 
-type Waker = () => void;
+type Waker = (workflow?: string) => void;
 const globalForJobs = globalThis as unknown as { __fencelineWakeRunner?: Waker };
 
 /** The embedded runner registers itself here so that new work starts at once instead of at the next poll. */
@@ -14,9 +14,12 @@ export function setRunnerWaker(waker: Waker | undefined) {
   globalForJobs.__fencelineWakeRunner = waker;
 }
 
-/** Tells this process's embedded runner that work may be due (call after committing a transaction that enqueued). */
-export function wakeRunner() {
-  globalForJobs.__fencelineWakeRunner?.();
+/**
+ * Tells this process's embedded runner that work may be due (call after committing a transaction that enqueued):
+ * name the workflow when it is the only one enqueued, so the runner can skip a claim that cannot succeed (see wake).
+ */
+export function wakeRunner(workflow?: string) {
+  globalForJobs.__fencelineWakeRunner?.(workflow);
 }
 
 export interface EnqueueOptions {
@@ -88,5 +91,5 @@ export async function enqueueMany<S extends z.ZodType>(
     })),
     { onConflict: JOIN_QUEUED_RUN },
   );
-  if (!opts.executor) wakeRunner();
+  if (!opts.executor) wakeRunner(wf.name);
 }

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { enqueueMany } from "./client";
+import { enqueueMany, wakeRunner } from "./client";
 import type { Db } from "@/lib/db/client";
 import { executeRows } from "@/lib/db/rows";
 import { jobs } from "@/lib/db/schema";
@@ -257,6 +257,33 @@ describe("EmbeddedRunner batches", () => {
       await runner.stop();
     }
     expect(batches).toEqual([[1], [1, 2, 3]]);
+  });
+
+  it("a wake for a workflow whose batch is running here claims nothing; the batch's end claims what came meanwhile", async () => {
+    await enqueueMany(summed, [{ payload: { n: 1 } }], { executor: db });
+    release = () => {};
+    const runner = new EmbeddedRunner(db, new Map([[summed.name, summed as unknown as Workflow]]), { pollMs: 60_000, retryBaseMs: 10 });
+    await runner.start();
+    try {
+      while (batches.length === 0) await new Promise((r) => setTimeout(r, 10));
+      // What a location post does during an evaluation: enqueue, then wake the runner by the workflow's name.
+      const before = runner.wakes;
+      for (let n = 2; n <= 21; n++) {
+        await enqueueMany(summed, [{ payload: { n } }], { executor: db });
+        wakeRunner(summed.name);
+      }
+      expect(runner.wakes).toBe(before);
+      // Any other wake (a delivery, the poll) still claims.
+      wakeRunner();
+      expect(runner.wakes).toBe(before + 1);
+      releaseBatch();
+      await untilNoJobs();
+    } finally {
+      if (release) releaseBatch(); // a failed expectation above must not leave stop() waiting for the batch
+      await runner.stop();
+    }
+    // With the poll an hour away, only the batch's own end can have claimed the twenty runs.
+    expect(batches).toEqual([[1], Array.from({ length: 20 }, (_, i) => i + 2)]);
   });
 
   it("tries each run of a failed batch again on its own; a run enqueued meanwhile with its dedupe key joins it", async () => {

@@ -57,6 +57,8 @@ export class EmbeddedRunner {
   private again = false;
   /** Jobs finished since the last VACUUM. */
   private finished = 0;
+  /** Wakes that led to a claim (or joined one under way): what the tests read to see a wake skipped. */
+  wakes = 0;
 
   constructor(
     private readonly db: Db,
@@ -82,7 +84,7 @@ export class EmbeddedRunner {
       // that came in during its evaluation), and two queued jobs with one key break the unique index.
       await this.db.update(jobs).set({ lockedUntil: new Date(0), lockedBy: null }).where(eq(jobs.status, "running"));
     }
-    setRunnerWaker(() => this.wake());
+    setRunnerWaker((workflow) => this.wake(workflow));
     this.timers.push(setInterval(() => this.wake(), this.opts.pollMs));
     this.timers.push(setInterval(() => void this.renewLeases(), Math.max(1000, this.opts.leaseMs / 3)));
     if (this.opts.vacuumEveryMs > 0) this.timers.push(setInterval(() => void this.vacuum(), this.opts.vacuumEveryMs));
@@ -104,9 +106,16 @@ export class EmbeddedRunner {
     await Promise.allSettled(this.running.values());
   }
 
-  /** Claims and starts due jobs now (coalesced: at most one claim query at a time). */
-  wake(): void {
+  /**
+   * Claims and starts due jobs now (coalesced: at most one claim at a time). A wake for a batched workflow whose batch
+   * is running here claims nothing: that batch's end looks for work (launch), and its queued runs make up the next
+   * batch. Without this, every location post during an evaluation started a claim of the other workflows that found
+   * nothing, back to back while the posts came in.
+   */
+  wake(workflow?: string): void {
     if (this.stopped) return;
+    if (workflow !== undefined && this.batching.has(workflow)) return;
+    this.wakes++;
     if (this.ticking) {
       this.again = true;
       return;

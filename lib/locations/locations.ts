@@ -60,13 +60,13 @@ export async function ingestLocations({
   if (jobsProvider() === "embedded" && values.length > 0) {
     if (source.kind === "api") {
       if (!(await insertWithJob(ctx, trackableId, values))) throw notFound("Trackable", trackableId);
-      wakeRunner();
+      wakeRunner(evaluateGeofences.name);
       return values.map(serializeLocation);
     }
     const unique = withoutRepeats(values);
     const stored = await insertFromDevice(ctx, trackableId, source.tokenId, unique);
     if (!stored) throw new ApiError("unauthorized", "Invalid device token: it is unknown or has been revoked");
-    if (stored.size > 0) wakeRunner();
+    if (stored.size > 0) wakeRunner(evaluateGeofences.name);
     return unique.filter((v) => stored.has(v.id)).map(serializeLocation);
   }
 
@@ -100,7 +100,7 @@ export async function ingestLocations({
     await enqueue(evaluateGeofences, { trackableId }, { executor: txCtx.tx, dedupeKey: `evaluate:${trackableId}` });
     return inInputOrder(rows, fresh);
   });
-  if (stored.length > 0) wakeRunner();
+  if (stored.length > 0) wakeRunner(evaluateGeofences.name);
 
   return stored.map(serializeLocation);
 }
