@@ -3,6 +3,7 @@
 // server's CPU per request. Usage: npx tsx bench/profile-device.ts [seconds=10] [concurrency=16] [fences=0];
 // BENCH_CPU_PROF=<dir> writes the app server's CPU profile there (node --cpu-prof).
 import fs from "node:fs";
+import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import { benchAccount, cpuMs, createFences, fmt, load, point, scratchDatabase, startBaseline, traccarPost } from "./lib";
@@ -28,22 +29,35 @@ async function main() {
       bare: { port: base.port, pid: base.process.pid!, make: (i: number) => ({ path: `/api/v1/trackables/${acc.trackables[i % concurrency]}/locations`, body: JSON.stringify(point(i)) }) },
       traccar: { port: appPort, pid: app.process.pid!, make: traccarPost(acc.tokens) },
     };
+    // The database's own counters: transactions (each statement outside BEGIN is one) and rows written to the jobs
+    // table (the evaluation queue, and its runner's claims), per request. Postgres publishes them within a second.
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    const counters = async () => {
+      await new Promise((r) => setTimeout(r, 1100));
+      const [d] = await sql`select xact_commit + xact_rollback as x from pg_stat_database where datname = current_database()`;
+      const [j] = await sql`select n_tup_ins + n_tup_upd + n_tup_del as w from pg_stat_user_tables where relname = 'jobs'`;
+      return { xacts: Number(d!.x), jobRows: Number(j?.w ?? 0) };
+    };
     // Interleaved, twice each, so a slow spell of the shared machine does not land on one side only.
     for (const name of ["bare", "traccar", "bare", "traccar"] as const) {
       const run = runs[name];
       await load(run.port, run.make, { concurrency, seconds: 2 });
+      const before = await counters();
       const cpu0 = cpuMs(run.pid);
       const sys0 = systemMs(run.pid);
       const pg0 = postgresMs();
       const self0 = process.cpuUsage();
       const r = await load(run.port, run.make, { concurrency, seconds });
-      const per = (ms: number) => fmt(ms / Math.max(1, r.requests), 3);
+      const [cpu, sys, pg, client] = [cpuMs(run.pid) - cpu0, systemMs(run.pid) - sys0, postgresMs() - pg0, clientMs(self0)];
+      const after = await counters();
+      const per = (n: number, digits = 3) => fmt(n / Math.max(1, r.requests), digits);
       console.log(
         `${name.padEnd(8)} ${fmt(r.perSecond).padStart(6)} req/s  p50 ${fmt(r.p50, 1)} ms  p95 ${fmt(r.p95, 1)} ms  ` +
-          `CPU ${per(cpuMs(run.pid) - cpu0)} ms/req (kernel ${per(systemMs(run.pid) - sys0)})  ` +
-          `Postgres ${per(postgresMs() - pg0)} ms/req  load client ${per(clientMs(self0))} ms/req  ${r.errors} errors`,
+          `CPU ${per(cpu)} ms/req (kernel ${per(sys)})  Postgres ${per(pg)} ms/req  load client ${per(client)} ms/req  ` +
+          `${per(after.xacts - before.xacts - 2, 2)} transactions/req  ${per(after.jobRows - before.jobRows, 2)} job rows written/req  ${r.errors} errors`,
       );
     }
+    await sql.end();
   } finally {
     base.process.kill();
     await app.stop();
