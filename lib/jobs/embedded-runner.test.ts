@@ -279,7 +279,7 @@ describe("EmbeddedRunner batches", () => {
       releaseBatch();
       await untilNoJobs();
     } finally {
-      if (release) releaseBatch(); // a failed expectation above must not leave stop() waiting for the batch
+      if ((release as (() => void) | null) !== null) releaseBatch(); // a failed expectation must not leave stop() waiting
       await runner.stop();
     }
     // With the poll an hour away, only the batch's own end can have claimed the twenty runs.
