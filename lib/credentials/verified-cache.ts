@@ -1,7 +1,10 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
-/** SHA-256 hex of a presented secret (API key, device token): tables are searched by it, never by the secret. */
-export const sha256Hex = (secret: string): string => createHash("sha256").update(secret).digest("hex");
+/**
+ * SHA-256 hex of a presented secret (API key, device token): tables are searched by it, never by the secret. One-shot
+ * crypto.hash, a third of the cost of a Hash object, on every authenticated request.
+ */
+export const sha256Hex = (secret: string): string => hash("sha256", secret, "hex");
 
 // Written at most this often per credential, so a busy one costs one UPDATE a minute, not one per request.
 export const LAST_USED_INTERVAL_MS = 60_000;

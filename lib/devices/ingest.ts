@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import type { RequestLike } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { toErrorResponse } from "@/lib/http/handler";
 import { env } from "@/lib/config/env";
@@ -17,9 +18,10 @@ export const deviceLimiter = () => getLimiter("device", env().DEVICE_RATE_LIMIT_
  * its points validated (400, or skipped where the format says so), stored in one insert with exact resends dropped,
  * and only then the app's success reply. Every error is the JSON envelope; nothing else reaches the app.
  *
- * Works on a web Request, so the Next.js route handlers and a plain node:http server can both call it.
+ * Works on a web Request or what the app server's lean device path makes of a node request (RequestLike), so the
+ * Next.js route handlers and the app server can both call it.
  */
-export async function handleDeviceIngest<P>(format: DeviceFormat<P>, req: Request): Promise<Response> {
+export async function handleDeviceIngest<P>(format: DeviceFormat<P>, req: RequestLike): Promise<Response> {
   let headers: Record<string, string> = {};
   let res: Response;
   try {
@@ -37,7 +39,7 @@ export async function handleDeviceIngest<P>(format: DeviceFormat<P>, req: Reques
 /** The work of handleDeviceIngest without the HTTP reply: the locations stored (resends dropped). */
 export async function ingestFromDevice<P>(
   format: DeviceFormat<P>,
-  req: Request,
+  req: RequestLike,
   onRateLimit: (headers: Record<string, string>) => void = () => {},
 ): Promise<Location[]> {
   const { token, payload } = await format.read(req);

@@ -3,8 +3,14 @@ import { ApiError, validationError } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * What reading a request takes of it: a web Request has these, and so does the lean device path's view of a node
+ * request (lib/server/device-path.ts), which is far cheaper to make than a Request.
+ */
+export type RequestLike = Pick<Request, "method" | "url" | "headers" | "body">;
+
 /** Reads the raw body, refusing more than 1 MiB (413) whether or not Content-Length announced it. */
-export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+export async function readBodyText(req: RequestLike, maxBytes = MAX_BODY_BYTES): Promise<string> {
   const tooLarge = () => new ApiError("payload_too_large", `Request body exceeds ${maxBytes} bytes`);
   const declared = Number(req.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
@@ -26,7 +32,7 @@ export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Pro
 }
 
 /** The request's media type, lower case and without parameters ("application/json"), or null when it has none. */
-export function mediaType(req: Request): string | null {
+export function mediaType(req: Pick<Request, "headers">): string | null {
   const header = req.headers.get("content-type");
   const type = header?.split(";")[0]!.trim().toLowerCase();
   return type ? type : null;

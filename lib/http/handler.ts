@@ -37,14 +37,14 @@ export function errorResponse(code: ErrorCode, message: string, status: number, 
 }
 
 /** ApiError → its envelope; anything else → a generic 500 (the detail goes to the log, never to the client). */
-export function toErrorResponse(err: unknown, req: Request): Response {
+export function toErrorResponse(err: unknown, req: Pick<Request, "method" | "url">): Response {
   if (err instanceof ApiError) return errorResponse(err.code, err.message, err.status, err.headers);
   console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
   return errorResponse("internal_error", "An internal error occurred. Try again later.", 500);
 }
 
 /** The credential of an `Authorization: Bearer <credential>` header, or null. */
-export function bearer(req: Request): string | null {
+export function bearer(req: Pick<Request, "headers">): string | null {
   const header = req.headers.get("authorization");
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -184,7 +184,8 @@ const DEVICE_INSERT = `with held as (
 
 /** $1–$18 of either statement for one trackable's points (all received together, from one source). */
 function insertParams(trackableId: string, accountId: string, values: LocationRow[]): unknown[] {
-  const payload = JSON.stringify(evaluateGeofences.payload.parse({ trackableId }));
+  // The workflow's payload, checked by type (the id was validated on the way in; a zod parse here ran on every post).
+  const payload = JSON.stringify({ trackableId } satisfies z.input<typeof evaluateGeofences.payload>);
   const column = (pick: (v: LocationRow) => unknown) => values.map(pick);
   return [
     trackableId,

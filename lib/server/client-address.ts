@@ -19,8 +19,23 @@ export function clientAddress(req: Pick<IncomingMessage, "headers" | "socket">, 
   return normalizeAddress(raw);
 }
 
+// Normalised addresses by what proxy-addr gave: a request's client is nearly always one seen before (keep-alive
+// connections, a proxy's few addresses), and parsing with ipaddr.js cost more than the rest of a device post's
+// routing. Bounded: emptied when full.
+const NORMALIZED_MAX = 10_000;
+const normalized = new Map<string, string>();
+
 function normalizeAddress(raw: string | undefined): string {
   if (!raw) return "unknown";
+  let address = normalized.get(raw);
+  if (address === undefined) {
+    if (normalized.size >= NORMALIZED_MAX) normalized.clear();
+    normalized.set(raw, (address = parseAddress(raw)));
+  }
+  return address;
+}
+
+function parseAddress(raw: string): string {
   if (!ipaddr.isValid(raw)) return raw.slice(0, 64);
   const parsed = ipaddr.parse(raw);
   if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {

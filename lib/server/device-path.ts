@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DeviceFormat } from "@/lib/devices/formats/common";
-import { MAX_BODY_BYTES } from "@/lib/http/body";
+import { MAX_BODY_BYTES, type RequestLike } from "@/lib/http/body";
 import { CLIENT_IP_HEADER } from "./client-address";
 
 // The lean device path: the app server answers a tracking app's post itself, with the same verb the Next.js routes
@@ -68,8 +68,11 @@ function readBody(req: IncomingMessage): Promise<{ body: Buffer | null; truncate
   });
 }
 
-/** A web Request with the node request's method, URL (on this app's origin), headers and body. */
-function toWebRequest(req: IncomingMessage, origin: string, body: Buffer | null): Request {
+/**
+ * The node request as the verb reads it (RequestLike): its method, URL (on this app's origin), headers and body. A
+ * web Request would do too, but making one (undici's, with its AbortSignal) cost more than the rest of this path.
+ */
+function toRequestLike(req: IncomingMessage, origin: string, body: Buffer | null): RequestLike {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
@@ -82,7 +85,20 @@ function toWebRequest(req: IncomingMessage, origin: string, body: Buffer | null)
     const value = req.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
-  return new Request(origin + (req.url ?? "/"), { method: req.method, headers, body: body ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length) : null });
+  const bytes = body ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length) : null;
+  return {
+    method: req.method ?? "GET",
+    url: origin + (req.url ?? "/"),
+    headers,
+    body: bytes
+      ? new ReadableStream<Uint8Array<ArrayBuffer>>({
+          start(controller) {
+            controller.enqueue(bytes);
+            controller.close();
+          },
+        })
+      : null,
+  };
 }
 
 // Headers app-server.ts sets or deletes on req.headers before routing; the lean path reads them from there.
@@ -99,7 +115,7 @@ const REWRITTEN = new Set([
 /** Answers a device post with handleDeviceIngest; the security headers are already on `res`. */
 export async function serveDeviceIngest(load: Loader, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
   const [{ handleDeviceIngest }, format, { body, truncated }] = await Promise.all([ingestModule(), load(), readBody(req)]);
-  const response = await handleDeviceIngest(format, toWebRequest(req, origin, body));
+  const response = await handleDeviceIngest(format, toRequestLike(req, origin, body));
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
   if (truncated) res.setHeader("Connection", "close");

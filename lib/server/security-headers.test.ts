@@ -8,6 +8,8 @@ describe("security headers", () => {
     expect(pageKind("/share/abc")).toBe("share");
     expect(pageKind("/api/v1/trackables")).toBe("api");
     expect(pageKind("/api")).toBe("api");
+    expect(pageKind("/ingest/traccar")).toBe("api");
+    expect(pageKind("/ingestion")).toBe("page");
     expect(pageKind("/apiary")).toBe("page");
     expect(pageKind("/_next/static/chunks/a.js")).toBe("asset");
   });

@@ -2,9 +2,12 @@ import { randomBytes } from "node:crypto";
 
 export type PageKind = "api" | "share" | "page" | "asset";
 
-/** Which header set a path gets: the API, a public share page (may be framed), an asset, or a dashboard/sign-in page. */
+/**
+ * Which header set a path gets: the API (and the tracking apps' /ingest endpoints, which answer as it does), a public
+ * share page (may be framed), an asset, or a dashboard/sign-in page.
+ */
 export function pageKind(pathname: string): PageKind {
-  if (pathname === "/api" || pathname.startsWith("/api/")) return "api";
+  if (pathname === "/api" || pathname.startsWith("/api/") || pathname === "/ingest" || pathname.startsWith("/ingest/")) return "api";
   if (pathname.startsWith("/_next/")) return "asset";
   if (pathname === "/share" || pathname.startsWith("/share/")) return "share";
   return "page";

@@ -69,9 +69,12 @@ describe("security headers", () => {
     }
   });
 
-  it("API responses are nosniff and carry no page policy", async () => {
-    const res = await get("/api/health");
-    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(res.headers.get("content-security-policy")).toBeNull();
+  it("API and device (/ingest) responses are nosniff and carry no page policy", async () => {
+    for (const path of ["/api/health", "/ingest/traccar"]) {
+      const res = await get(path);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("content-security-policy")).toBeNull();
+      expect(res.headers.get("x-frame-options")).toBeNull();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { mediaType, readBodyText } from "@/lib/http/body";
+import { mediaType, readBodyText, type RequestLike } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { LocationInput, type LocationSource } from "@/lib/locations/schemas";
 
@@ -18,7 +18,7 @@ export interface DeviceRequest<P> {
  */
 export interface DeviceFormat<P> {
   app: DeviceApp;
-  read(req: Request): Promise<DeviceRequest<P>>;
+  read(req: RequestLike): Promise<DeviceRequest<P>>;
   points(payload: P): LocationInput[];
   ok(): Response;
   /** WWW-Authenticate of a 401, for apps that authenticate with an HTTP scheme. */
@@ -122,7 +122,7 @@ export function isoTimeField(value: unknown): Candidate["timestamp"] {
  * The body as text. A non-empty body in a content type the endpoint does not read is a 415; one without a
  * Content-Type is read as the endpoint's own type (apps and curl do send bodies without one).
  */
-export async function readBodyAs(req: Request, accepts: (type: string) => boolean, expected: string): Promise<string> {
+export async function readBodyAs(req: RequestLike, accepts: (type: string) => boolean, expected: string): Promise<string> {
   const text = await readBodyText(req);
   const type = mediaType(req);
   if (text.trim() !== "" && type !== null && !accepts(type)) {
@@ -132,7 +132,7 @@ export async function readBodyAs(req: Request, accepts: (type: string) => boolea
 }
 
 /** The password of an `Authorization: Basic` header (the user name is ignored), or null. */
-export function basicPassword(req: Request): string | null {
+export function basicPassword(req: Pick<Request, "headers">): string | null {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.get("authorization") ?? "");
   if (!match) return null;
   const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
@@ -141,7 +141,7 @@ export function basicPassword(req: Request): string | null {
 }
 
 /** The first value of a query parameter, or null when absent or blank. */
-export function queryParam(req: Request, name: string): string | null {
+export function queryParam(req: Pick<Request, "url">, name: string): string | null {
   const value = new URL(req.url).searchParams.get(name);
   return value && value.trim() !== "" ? value.trim() : null;
 }
