@@ -286,6 +286,49 @@ describe("EmbeddedRunner batches", () => {
     expect(batches).toEqual([[1], Array.from({ length: 20 }, (_, i) => i + 2)]);
   });
 
+  it("a wake for a batched workflow claims batches only; another workflow's queued run waits for a wider wake", async () => {
+    const ran: number[] = [];
+    const plain = defineWorkflow({
+      name: "test-plain",
+      payload: z.object({ n: z.number() }),
+      async run({ n }, io) {
+        await io.runTask("once", async () => {
+          ran.push(n);
+        });
+      },
+    });
+    const runner = new EmbeddedRunner(
+      db,
+      new Map([
+        [summed.name, summed as unknown as Workflow],
+        [plain.name, plain as unknown as Workflow],
+      ]),
+      { pollMs: 60_000, retryBaseMs: 10 },
+    );
+    await runner.start();
+    try {
+      await untilNoJobs();
+      // The batch will wait in batch.run until released, so its end does not claim anything meanwhile.
+      release = () => {};
+      await enqueueMany(plain, [{ payload: { n: 7 } }], { executor: db });
+      await enqueueMany(summed, [{ payload: { n: 1 } }], { executor: db });
+      wakeRunner(summed.name);
+      while (batches.length === 0) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(ran).toEqual([]);
+      // Any other wake (a delivery, the poll, a run's end) claims the other workflows' queued runs too.
+      wakeRunner();
+      const deadline = Date.now() + 5_000;
+      while (ran.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(ran).toEqual([7]);
+      releaseBatch();
+      await untilNoJobs();
+    } finally {
+      if ((release as (() => void) | null) !== null) releaseBatch();
+      await runner.stop();
+    }
+  });
+
   it("tries each run of a failed batch again on its own; a run enqueued meanwhile with its dedupe key joins it", async () => {
     failBatchWith = 7;
     await enqueueMany(

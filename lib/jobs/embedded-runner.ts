@@ -35,6 +35,14 @@ class Sleeping extends Error {
 }
 
 /**
+ * How widely a claim looks: batches of the batched workflows only (a location post's wake); also the other
+ * workflows' queued runs (any other wake, a run's end); also runs whose runner's lease expired (the poll, the start).
+ */
+const Claim = { Batches: 0, Queued: 1, All: 2 } as const;
+type Claim = (typeof Claim)[keyof typeof Claim];
+const widest = (a: Claim | null, b: Claim): Claim => (a === null || b > a ? b : a);
+
+/**
  * Runs workflows durably from the jobs table (the default install, without Inngest). A run replays its workflow from
  * the top: completed steps return their memoized result, an unfinished sleep reschedules the job. State lives only in
  * the database, so a process that dies loses nothing: its jobs are claimed again when their lease expires (at once
@@ -49,12 +57,14 @@ export class EmbeddedRunner {
   /** Workflows with a batch running in this process: their queued runs wait for it and make up the next batch. */
   private readonly batching = new Set<string>();
   private readonly batched: Workflow[];
+  private readonly batchedNames: Set<string>;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly opts: Required<Omit<RunnerOptions, "log">> & { log: Pick<Console, "error" | "warn"> };
   private stopped = true;
   /** The claim in progress (at most one at a time), which stop() waits for. */
   private ticking: Promise<void> | null = null;
-  private again = false;
+  /** The widest claim asked for while one was under way (see Claim), or null: it runs when that one ends. */
+  private wanted: Claim | null = null;
   /** Jobs finished since the last VACUUM. */
   private finished = 0;
   /** Wakes that led to a claim (or joined one under way): what the tests read to see a wake skipped. */
@@ -75,6 +85,7 @@ export class EmbeddedRunner {
       log: opts.log ?? console,
     };
     this.batched = [...workflows.values()].filter((wf) => wf.batch);
+    this.batchedNames = new Set(this.batched.map((wf) => wf.name));
   }
 
   async start(): Promise<void> {
@@ -85,14 +96,14 @@ export class EmbeddedRunner {
       await this.db.update(jobs).set({ lockedUntil: new Date(0), lockedBy: null }).where(eq(jobs.status, "running"));
     }
     setRunnerWaker((workflow) => this.wake(workflow));
-    this.timers.push(setInterval(() => this.wake(), this.opts.pollMs));
+    this.timers.push(setInterval(() => this.wake(undefined, Claim.All), this.opts.pollMs));
     this.timers.push(setInterval(() => void this.renewLeases(), Math.max(1000, this.opts.leaseMs / 3)));
     if (this.opts.vacuumEveryMs > 0) this.timers.push(setInterval(() => void this.vacuum(), this.opts.vacuumEveryMs));
     for (const wf of this.workflows.values()) {
       if (wf.schedule) this.timers.push(setInterval(() => void this.runScheduled(wf), wf.schedule.everyMs()));
     }
     for (const t of this.timers) t.unref();
-    this.wake();
+    this.wake(undefined, Claim.All);
   }
 
   /** Stops claiming work and waits for the runs in progress. */
@@ -107,31 +118,32 @@ export class EmbeddedRunner {
   }
 
   /**
-   * Claims and starts due jobs now (coalesced: at most one claim at a time). A wake for a batched workflow whose batch
-   * is running here claims nothing: that batch's end looks for work (launch), and its queued runs make up the next
-   * batch. Without this, every location post during an evaluation started a claim of the other workflows that found
-   * nothing, back to back while the posts came in.
+   * Claims and starts due jobs now (coalesced: at most one claim at a time; wakes during it make one more after it),
+   * as widely as the wake needs. A wake for a batched workflow (what a location post sends) claims only batches, and
+   * none while that workflow's batch runs here: the batch's end looks for work (launch), and the runs queued meanwhile
+   * make up the next batch. Leases that expired (a dead runner's jobs) are looked for by the poll only. Before, every
+   * location post started all three claims, which during an evaluation found nothing, back to back while posts came in.
    */
-  wake(workflow?: string): void {
+  wake(workflow?: string, claim: Claim = Claim.Queued): void {
     if (this.stopped) return;
-    if (workflow !== undefined && this.batching.has(workflow)) return;
-    this.wakes++;
-    if (this.ticking) {
-      this.again = true;
-      return;
+    if (workflow !== undefined && this.batchedNames.has(workflow)) {
+      if (this.batching.has(workflow)) return;
+      claim = Claim.Batches;
     }
-    this.ticking = this.tick()
+    this.wakes++;
+    this.wanted = widest(this.wanted, claim);
+    if (this.ticking) return;
+    const scope = this.wanted;
+    this.wanted = null;
+    this.ticking = this.tick(scope)
       .catch((err: unknown) => this.opts.log.error("[jobs] claiming jobs failed:", err))
       .finally(() => {
         this.ticking = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
+        if (this.wanted !== null) this.wake(undefined, this.wanted);
       });
   }
 
-  private async tick(): Promise<void> {
+  private async tick(scope: Claim): Promise<void> {
     let free = this.opts.slots - this.runs;
     if (free <= 0 || this.stopped) return;
     const now = new Date();
@@ -147,14 +159,17 @@ export class EmbeddedRunner {
       this.batching.add(wf.name);
       this.launch(fresh, () => this.executeBatch(wf, fresh).finally(() => this.batching.delete(wf.name)));
     }
-    if (free <= 0) return;
+    if (free <= 0 || scope === Claim.Batches) return;
     // Running jobs whose runner's lease expired (a dead process), then due queued jobs in run_at order: two claims,
     // so each walks its own partial index (one OR of both made every claim sort the whole queue).
-    const expired = await this.db
-      .update(jobs)
-      .set(lease)
-      .where(inArray(jobs.id, this.claimable(and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now))!, jobs.lockedUntil, free, now)))
-      .returning();
+    const expired =
+      scope === Claim.All
+        ? await this.db
+            .update(jobs)
+            .set(lease)
+            .where(inArray(jobs.id, this.claimable(and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now))!, jobs.lockedUntil, free, now)))
+            .returning()
+        : [];
     const queued =
       expired.length < free
         ? await this.db
@@ -177,7 +192,7 @@ export class EmbeddedRunner {
       if (job.concurrencyKey) seenKeys.add(job.concurrencyKey);
       this.launch([job], () => this.execute(job));
     }
-    if (claimed.length === free) this.again = true;
+    if (claimed.length === free) this.wanted = widest(this.wanted, scope);
   }
 
   /** Runs `work` for these claimed jobs in one slot, renewing their leases until it ends, then looks for more work. */
