@@ -6,54 +6,7 @@
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
-import fs from "node:fs";
-import { fmt, provisionKey } from "./lib";
-
-/** The fields of /proc/<pid>/stat after the command name (Linux), or null when the process is gone. */
-function stat(pid: number): string[] | null {
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  } catch {
-    return null;
-  }
-}
-
-/** The process and all its descendants (the server and, on the embedded database, the database's own process). */
-function processTree(root: number): number[] {
-  const parents = new Map<number, number[]>();
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const ppid = Number(stat(Number(name))?.[1]);
-    if (!parents.has(ppid)) parents.set(ppid, []);
-    parents.get(ppid)!.push(Number(name));
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) out.push(...(parents.get(out[i]!) ?? []));
-  return out;
-}
-
-/** CPU time (user + system) the server's processes have used so far, from /proc (Linux). */
-function serverCpuMs(pid: number): number {
-  let ticks = 0;
-  for (const p of processTree(pid)) {
-    const fields = stat(p);
-    if (fields) ticks += Number(fields[11]) + Number(fields[12]); // utime, stime in clock ticks (USER_HZ = 100)
-  }
-  return (ticks * 1000) / 100;
-}
-
-/** Resident memory of the server's processes (MB), from /proc/<pid>/status. */
-function serverRssMb(pid: number): { total: number; each: number[] } {
-  const each = processTree(pid).map((p) => {
-    try {
-      const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1];
-      return Number(kb ?? 0) / 1024;
-    } catch {
-      return 0;
-    }
-  });
-  return { total: each.reduce((a, b) => a + b, 0), each };
-}
+import { fmt, provisionKey, serverCpuMs, serverRssMb } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 60);
 const rate = Number(process.argv[3] ?? 50);
