@@ -13,7 +13,6 @@ import {
   type WebhookEvent,
   type WebhookRow,
 } from "@/lib/db/schema";
-import { wakeRunner } from "@/lib/jobs/client";
 import { describeError } from "@/lib/jobs/types";
 import { recordAndDeliver, wholeSeconds, type Happening } from "@/lib/events/events";
 import {
@@ -29,6 +28,7 @@ import type { FenceCandidate } from "./candidates";
 import { accountFences, candidatesFromCache, shapesFromCache, type AccountFences } from "./fence-cache";
 import { loadFenceStates, saveFenceStates, type FenceStateChange } from "./fence-state";
 import { compareKeys, confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
+import { wakeDeliveries } from "@/lib/webhooks/fan-out";
 
 /** Points evaluated per round at most, over all of its trackables; a trackable with more pending continues in another round. */
 export const EVALUATION_BATCH = 2000;
@@ -81,7 +81,7 @@ export async function evaluateTrackable(trackableId: string, opts: RoundOptions 
     if (!(await skipNextPoint(trackableId, err))) throw err;
     return { evaluated: 0, transitions: 0, deliveries: 0, skipped: 1, more: true };
   }
-  if (result.deliveries > 0) wakeRunner();
+  if (result.deliveries > 0) wakeDeliveries();
   return { ...result, more: result.more.length > 0 };
 }
 
@@ -94,7 +94,7 @@ export async function evaluateTrackables(trackableIds: readonly string[]): Promi
   const ids = [...new Set(trackableIds)];
   if (ids.length === 0) return { evaluated: 0, transitions: 0, deliveries: 0, skipped: 0, more: [] };
   const result = await evaluateRound(ids, EVALUATION_BATCH);
-  if (result.deliveries > 0) wakeRunner();
+  if (result.deliveries > 0) wakeDeliveries();
   return result;
 }
 

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
-import { wakeRunner } from "@/lib/jobs/client";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { planRequired } from "@/lib/http/handler";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
@@ -12,6 +11,7 @@ import { occupantCounts } from "./occupancy";
 import { exitAllOnDelete, exitUnassigned, reevaluateOnReshape } from "./synthetic";
 import { bumpGeofencesVersion } from "./fence-cache";
 import { polygonSummary, type PolygonGeometry } from "./shapes";
+import { wakeDeliveries } from "@/lib/webhooks/fan-out";
 
 /** The API shape: the secret never leaves the server, only whether one is set. */
 export function serializeGeofence(row: GeofenceRow, assigned: string[], occupantCount: number): Geofence {
@@ -301,7 +301,7 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
     return getGeofence({ ctx: tx, id });
   }));
-  if (deliveries > 0) wakeRunner();
+  if (deliveries > 0) wakeDeliveries();
   return updated;
 }
 
@@ -316,5 +316,5 @@ export async function deleteGeofence({ ctx, id }: { ctx: Ctx; id: string }): Pro
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
     return sent;
   });
-  if (deliveries > 0) wakeRunner();
+  if (deliveries > 0) wakeDeliveries();
 }

@@ -371,6 +371,46 @@ describe("EmbeddedRunner and a run joined by a transaction still open", () => {
   });
 
   // Two connections are needed to hold a transaction open beside the runner: Postgres only (PGlite has one).
+  it("a run's end claims only when something waits for it, such as a claim that found every slot taken", async () => {
+    const ran: number[] = [];
+    const plain = defineWorkflow({
+      name: "test-plain",
+      payload: z.object({ n: z.number() }),
+      async run({ n }, io) {
+        await io.runTask("once", async () => {
+          ran.push(n);
+        });
+      },
+    });
+    // Two slots, and the poll an hour away: only wakes and runs' ends claim.
+    const runner = new EmbeddedRunner(
+      db,
+      new Map([
+        [plain.name, plain as unknown as Workflow],
+        [keyed.name, keyed as unknown as Workflow],
+      ]),
+      { pollMs: 60_000, retryBaseMs: 10, slots: 2 },
+    );
+    await runner.start();
+    try {
+      await untilNoJobs();
+      // A lone run (what a delivery is): its end claims nothing.
+      await enqueueMany(plain, [{ payload: { n: 1 } }], { executor: db });
+      const before = runner.wakes;
+      wakeRunner(plain.name);
+      await untilNoJobs();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(runner.wakes).toBe(before + 1);
+      // Five runs for two slots: the wake's claim fills both, and each end claims the next.
+      await enqueueMany(plain, [2, 3, 4, 5, 6].map((n) => ({ payload: { n } })), { executor: db });
+      wakeRunner(plain.name);
+      await untilNoJobs();
+      expect(ran.sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it.skipIf(!process.env.DATABASE_URL)("does not start the queued run before the joining transaction commits", async () => {
     ran.length = 0;
     committed = false;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notExists, notInArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { queryRows } from "@/lib/db/rows";
 import { jobs, type JobRow } from "@/lib/db/schema";
 import { setRunnerWaker } from "./client";
 import { DEFAULT_RETRIES, describeError, type Json, type StepIO, type Workflow } from "./types";
@@ -35,12 +35,43 @@ class Sleeping extends Error {
 }
 
 /**
- * How widely a claim looks: batches of the batched workflows only (a location post's wake); also the other
- * workflows' queued runs (any other wake, a run's end); also runs whose runner's lease expired (the poll, the start).
+ * What a claim looks for, as bits: batches of the batched workflows (a location post's wake), the other workflows'
+ * queued runs (a delivery's wake), runs whose runner's lease expired (the poll, the start). Wakes while a claim is
+ * under way add up (bitwise or) and make one more claim after it.
  */
-const Claim = { Batches: 0, Queued: 1, All: 2 } as const;
-type Claim = (typeof Claim)[keyof typeof Claim];
-const widest = (a: Claim | null, b: Claim): Claim => (a === null || b > a ? b : a);
+const Claim = { Batches: 1, Queued: 2, Expired: 4, Any: 3, All: 7 } as const;
+type Claim = number;
+
+/** What a run needs of its job's row. */
+type Claimed = Pick<JobRow, "id" | "name" | "payload" | "failures" | "steps" | "concurrencyKey">;
+
+/**
+ * A claim: up to $4 jobs matching `due`, in `order`, leased to runner $2 for $1 ms, locked for the claim (SKIP
+ * LOCKED: runners never wait for each other); only workflows this process knows ($3: a server of another version
+ * may share the database during a rolling deploy), and never a job whose concurrency key another live run holds.
+ * Times are the database's (now()), as the jobs' run_at defaults are: with the app's clock, truncated to the
+ * millisecond, a job enqueued in the same millisecond as the claim was not due yet. SQL text built once, with the
+ * status written out so each claim walks its partial index: the three claims are prepared once per connection and a
+ * claim builds no query (drizzle took ~0.1 ms to build one).
+ */
+const claimSql = (due: string, order: string) => `update jobs set status = 'running', locked_until = now() + $1::int4 * interval '1 millisecond',
+    locked_by = $2::text, updated_at = now()
+  where id in (
+    select j.id from jobs j
+    where ${due} and j.name = any($3::text[])
+      and (j.concurrency_key is null or not exists (
+        select 1 from jobs other
+        where other.concurrency_key = j.concurrency_key and other.status = 'running' and other.id <> j.id and other.locked_until >= now()))
+    order by ${order} limit $4::int4
+    for update skip locked)
+  returning id, name, payload, failures, steps, concurrency_key as "concurrencyKey"`;
+/** A batched workflow's ($5) queued first tries. */
+const CLAIM_BATCH = claimSql("j.status = 'queued' and j.run_at <= now() and j.name = $5::text and j.failures = 0", "j.run_at");
+/** Running jobs whose runner's lease expired (a dead process). */
+const CLAIM_EXPIRED = claimSql("j.status = 'running' and j.locked_until < now()", "j.locked_until");
+/** Due queued runs, but the first tries of the batched workflows ($5: their batches take those). */
+const CLAIM_QUEUED = claimSql("j.status = 'queued' and j.run_at <= now() and (j.name <> all($5::text[]) or j.failures > 0)", "j.run_at");
+const DELETE_FINISHED = "delete from jobs where id = any($1::uuid[]) and locked_by = $2::text";
 
 /**
  * Runs workflows durably from the jobs table (the default install, without Inngest). A run replays its workflow from
@@ -58,13 +89,19 @@ export class EmbeddedRunner {
   private readonly batching = new Set<string>();
   private readonly batched: Workflow[];
   private readonly batchedNames: Set<string>;
+  /** The workflows this process knows: the only ones it claims. */
+  private readonly names: string[];
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly opts: Required<Omit<RunnerOptions, "log">> & { log: Pick<Console, "error" | "warn"> };
   private stopped = true;
   /** The claim in progress (at most one at a time), which stop() waits for. */
   private ticking: Promise<void> | null = null;
-  /** The widest claim asked for while one was under way (see Claim), or null: it runs when that one ends. */
-  private wanted: Claim | null = null;
+  /** What the claims asked for while one was under way look for (Claim bits, 0: none): one more claim after it. */
+  private wanted: Claim = 0;
+  /** What claims that found no free slot were to look for: claimed when a run ends and frees one. */
+  private starved: Claim = 0;
+  /** Batched workflows whose wakes were skipped while their batch ran: claimed when that batch ends. */
+  private readonly deferred = new Set<string>();
   /** Jobs finished since the last VACUUM. */
   private finished = 0;
   /** Wakes that led to a claim (or joined one under way): what the tests read to see a wake skipped. */
@@ -86,6 +123,7 @@ export class EmbeddedRunner {
     };
     this.batched = [...workflows.values()].filter((wf) => wf.batch);
     this.batchedNames = new Set(this.batched.map((wf) => wf.name));
+    this.names = [...workflows.keys()];
   }
 
   async start(): Promise<void> {
@@ -103,7 +141,10 @@ export class EmbeddedRunner {
       if (wf.schedule) this.timers.push(setInterval(() => void this.runScheduled(wf), wf.schedule.everyMs()));
     }
     for (const t of this.timers) t.unref();
+    // The first claim (what was due or orphaned while no runner ran) is done when start() returns: the runs it
+    // started go on, and every later wake is counted from a runner at rest.
     this.wake(undefined, Claim.All);
+    await this.ticking;
   }
 
   /** Stops claiming work and waits for the runs in progress. */
@@ -119,65 +160,83 @@ export class EmbeddedRunner {
 
   /**
    * Claims and starts due jobs now (coalesced: at most one claim at a time; wakes during it make one more after it),
-   * as widely as the wake needs. A wake for a batched workflow (what a location post sends) claims only batches, and
-   * none while that workflow's batch runs here: the batch's end looks for work (launch), and the runs queued meanwhile
-   * make up the next batch. Leases that expired (a dead runner's jobs) are looked for by the poll only. Before, every
-   * location post started all three claims, which during an evaluation found nothing, back to back while posts came in.
+   * looking only where the wake can have put work. A wake naming a batched workflow (what a location post sends)
+   * claims its batch, and nothing while that workflow's batch runs here: the batch's end claims what came meanwhile.
+   * A wake naming another workflow (a delivery enqueued) claims queued runs only; an unnamed one both. Leases that
+   * expired (a dead runner's jobs) are looked for by the poll only. A run's end claims only when something waits for
+   * it: a wake skipped during its batch, a claim that found no free slot, a run of the concurrency key it held.
    */
-  wake(workflow?: string, claim: Claim = Claim.Queued): void {
+  wake(workflow?: string, claim?: Claim): void {
     if (this.stopped) return;
-    if (workflow !== undefined && this.batchedNames.has(workflow)) {
-      if (this.batching.has(workflow)) return;
-      claim = Claim.Batches;
+    if (claim === undefined) {
+      if (workflow === undefined) claim = Claim.Any;
+      else if (!this.batchedNames.has(workflow)) claim = Claim.Queued;
+      else if (this.batching.has(workflow)) {
+        this.deferred.add(workflow);
+        return;
+      } else claim = Claim.Batches;
     }
     this.wakes++;
-    this.wanted = widest(this.wanted, claim);
+    this.wanted |= claim;
     if (this.ticking) return;
     const scope = this.wanted;
-    this.wanted = null;
+    this.wanted = 0;
     this.ticking = this.tick(scope)
       .catch((err: unknown) => this.opts.log.error("[jobs] claiming jobs failed:", err))
       .finally(() => {
         this.ticking = null;
-        if (this.wanted !== null) this.wake(undefined, this.wanted);
+        if (this.wanted !== 0) this.wake(undefined, this.wanted);
       });
   }
 
   private async tick(scope: Claim): Promise<void> {
     let free = this.opts.slots - this.runs;
-    if (free <= 0 || this.stopped) return;
-    const now = new Date();
-    const lease = { status: "running" as const, lockedBy: this.id, lockedUntil: new Date(now.getTime() + this.opts.leaseMs), updatedAt: now };
+    if (this.stopped) return;
+    if (free <= 0) {
+      this.starved |= scope;
+      return;
+    }
+    const lease = [this.opts.leaseMs, this.id, this.names];
+    const claim = (text: string, limit: number, ...rest: unknown[]) => queryRows<Claimed>(this.db, text, [...lease, limit, ...rest]);
     // First the batched workflows without a batch running here: up to maxSize of their queued first tries, as one run.
-    for (const wf of this.batched) {
-      if (free <= 0 || this.batching.has(wf.name)) continue;
-      const due = and(eq(jobs.status, "queued"), lte(jobs.runAt, now), eq(jobs.name, wf.name), eq(jobs.failures, 0))!;
-      const claimed = await this.db.update(jobs).set(lease).where(inArray(jobs.id, this.claimable(due, jobs.runAt, wf.batch!.maxSize, now))).returning();
+    for (const wf of scope & Claim.Batches ? this.batched : []) {
+      // Its batch running here: what this claim was for waits for that batch's end (see wake).
+      if (this.batching.has(wf.name)) {
+        this.deferred.add(wf.name);
+        continue;
+      }
+      if (free <= 0) {
+        this.starved |= Claim.Batches;
+        continue;
+      }
+      const claimed = await claim(CLAIM_BATCH, wf.batch!.maxSize, wf.name);
       const fresh = claimed.filter((job) => !this.running.has(job.id));
       if (fresh.length === 0) continue;
       free--;
       this.batching.add(wf.name);
-      this.launch(fresh, () => this.executeBatch(wf, fresh).finally(() => this.batching.delete(wf.name)));
+      // A full batch may have left runs behind: the batch's end claims again, as after a skipped wake.
+      if (claimed.length >= wf.batch!.maxSize) this.deferred.add(wf.name);
+      this.launch(fresh, async () => {
+        let after: Claim = 0;
+        try {
+          // A failed batch's runs are queued again at once, each for a try of its own: claimed as queued runs.
+          if (!(await this.executeBatch(wf, fresh))) after |= Claim.Queued;
+        } finally {
+          this.batching.delete(wf.name);
+        }
+        if (this.deferred.delete(wf.name)) after |= Claim.Batches;
+        return after;
+      });
     }
-    if (free <= 0 || scope === Claim.Batches) return;
+    if (!(scope & Claim.Queued)) return;
+    if (free <= 0) {
+      this.starved |= scope;
+      return;
+    }
     // Running jobs whose runner's lease expired (a dead process), then due queued jobs in run_at order: two claims,
     // so each walks its own partial index (one OR of both made every claim sort the whole queue).
-    const expired =
-      scope === Claim.All
-        ? await this.db
-            .update(jobs)
-            .set(lease)
-            .where(inArray(jobs.id, this.claimable(and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now))!, jobs.lockedUntil, free, now)))
-            .returning()
-        : [];
-    const queued =
-      expired.length < free
-        ? await this.db
-            .update(jobs)
-            .set(lease)
-            .where(inArray(jobs.id, this.claimable(and(eq(jobs.status, "queued"), lte(jobs.runAt, now), this.notBatched())!, jobs.runAt, free - expired.length, now)))
-            .returning()
-        : [];
+    const expired = scope & Claim.Expired ? await claim(CLAIM_EXPIRED, free) : [];
+    const queued = expired.length < free ? await claim(CLAIM_QUEUED, free - expired.length, this.batched.map((wf) => wf.name)) : [];
     const claimed = [...expired, ...queued];
     const seenKeys = new Set<string>();
     for (const job of claimed) {
@@ -190,32 +249,32 @@ export class EmbeddedRunner {
         continue;
       }
       if (job.concurrencyKey) seenKeys.add(job.concurrencyKey);
-      this.launch([job], () => this.execute(job));
+      // A run of a concurrency key held it: another run of that key, skipped by claims meanwhile, may start now.
+      this.launch([job], () => this.execute(job).then(() => (job.concurrencyKey ? Claim.Any : 0)));
     }
-    if (claimed.length === free) this.wanted = widest(this.wanted, scope);
+    // Every free slot taken: there may be more, claimed as runs end.
+    if (claimed.length === free) this.starved |= scope;
   }
 
-  /** Runs `work` for these claimed jobs in one slot, renewing their leases until it ends, then looks for more work. */
-  private launch(claimed: JobRow[], work: () => Promise<void>): void {
+  /**
+   * Runs `work` for these claimed jobs in one slot, renewing their leases until it ends; then claims what waited for
+   * it: what `work` returns (Claim bits), and what claims that found no free slot were to look for.
+   */
+  private launch(claimed: Claimed[], work: () => Promise<Claim>): void {
     this.runs++;
-    const run = work().finally(() => {
-      for (const job of claimed) this.running.delete(job.id);
-      this.runs--;
-      this.wake();
-    });
+    const run = work().then(
+      (after) => this.ended(claimed, after),
+      () => this.ended(claimed, Claim.Any),
+    );
     for (const job of claimed) this.running.set(job.id, run);
   }
 
-  /** Queued jobs the one-by-one claim takes: not the first tries of batched workflows (their batch takes those). */
-  private notBatched(): SQL | undefined {
-    if (this.batched.length === 0) return undefined;
-    return or(
-      notInArray(
-        jobs.name,
-        this.batched.map((wf) => wf.name),
-      ),
-      gt(jobs.failures, 0),
-    );
+  private ended(claimed: Claimed[], after: Claim): void {
+    for (const job of claimed) this.running.delete(job.id);
+    this.runs--;
+    const claim = after | this.starved;
+    this.starved = 0;
+    if (claim !== 0) this.wake(undefined, claim);
   }
 
   /**
@@ -223,14 +282,7 @@ export class EmbeddedRunner {
    * run again (the evaluation's are: its progress is the cursor it commits). Done, its jobs are deleted; failed, each
    * is queued again at once for a try of its own, so one bad payload never holds the others back.
    */
-  private async executeBatch(wf: Workflow, batch: JobRow[]): Promise<void> {
-    const mine = and(
-      inArray(
-        jobs.id,
-        batch.map((j) => j.id),
-      ),
-      eq(jobs.lockedBy, this.id),
-    );
+  private async executeBatch(wf: Workflow, batch: Claimed[]): Promise<boolean> {
     const io: StepIO = {
       runTask: (_id, fn) => fn(),
       sleep: async () => {
@@ -244,48 +296,24 @@ export class EmbeddedRunner {
         batch.map((job) => wf.payload.parse(job.payload)),
         io,
       );
-      await this.db.delete(jobs).where(mine);
+      await queryRows(
+        this.db,
+        DELETE_FINISHED,
+        [batch.map((j) => j.id), this.id],
+      );
       this.finished += batch.length;
+      return true;
     } catch (err) {
       this.opts.log.error(`[jobs] a batch of ${batch.length} ${wf.name} runs failed; each is tried again on its own:`, err);
       await this.requeue(
         batch.map((j) => j.id),
         { failures: 1, error: describeError(err).slice(0, 2000), runAt: new Date() },
       );
+      return false;
     }
   }
 
-  /**
-   * Ids of up to `limit` jobs matching `due`, in `order`, locked for the claim (SKIP LOCKED: runners never wait for
-   * each other); only workflows this process knows (a server of another version may share the database during a
-   * rolling deploy), and never a job whose concurrency key another live run holds.
-   */
-  private claimable(due: SQL, order: AnyColumn, limit: number, now: Date) {
-    const other = alias(jobs, "other");
-    return this.db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        and(
-          due,
-          inArray(jobs.name, [...this.workflows.keys()]),
-          or(
-            isNull(jobs.concurrencyKey),
-            notExists(
-              this.db
-                .select({ one: sql`1` })
-                .from(other)
-                .where(and(eq(other.concurrencyKey, jobs.concurrencyKey), eq(other.status, "running"), ne(other.id, jobs.id), gte(other.lockedUntil, now))),
-            ),
-          ),
-        ),
-      )
-      .orderBy(asc(order))
-      .limit(limit)
-      .for("update", { skipLocked: true });
-  }
-
-  private async execute(job: JobRow): Promise<void> {
+  private async execute(job: Claimed): Promise<void> {
     const wf = this.workflows.get(job.name)!;
     const steps: Record<string, unknown> = { ...job.steps };
     // A completed step's result is written before the next step starts (or with the sleep, or not at all when the
@@ -329,7 +357,7 @@ export class EmbeddedRunner {
     try {
       const payload = wf.payload.parse(job.payload);
       await wf.run(payload, io);
-      await this.db.delete(jobs).where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.id)));
+      await queryRows(this.db, DELETE_FINISHED, [[job.id], this.id]);
       this.finished++;
     } catch (err) {
       if (err instanceof Sleeping) {
@@ -358,7 +386,7 @@ export class EmbeddedRunner {
    * last try), marked failed for good. A failed row keeps its error and blocks nothing: its
    * dedupe key only applies to queued jobs, so the next enqueue (the next location of a trackable) starts a new run.
    */
-  private async fail(job: JobRow, message: string, permanent: boolean): Promise<void> {
+  private async fail(job: Claimed, message: string, permanent: boolean): Promise<void> {
     const failures = job.failures + 1;
     if (permanent) {
       this.opts.log.error(

@@ -2,9 +2,9 @@ import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { accounts, trackableStates, trackables } from "@/lib/db/schema";
-import { wakeRunner } from "@/lib/jobs/client";
 import { recordAndDeliver, type Happening } from "@/lib/events/events";
 import { beaconOf, statusChangedPayload } from "@/lib/webhooks/payloads";
+import { wakeDeliveries } from "@/lib/webhooks/fan-out";
 
 const SWEEP_BATCH = 500;
 
@@ -47,7 +47,7 @@ export async function sweepOfflineDevices(now = new Date()): Promise<number> {
       }
       return { count: stale.length, deliveries };
     });
-    if (deliveries > 0) wakeRunner();
+    if (deliveries > 0) wakeDeliveries();
     total += count;
     if (count < SWEEP_BATCH) return total;
   }

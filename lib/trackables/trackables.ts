@@ -3,11 +3,11 @@ import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { locations, trackables, type LocationRow, type TrackableRow } from "@/lib/db/schema";
 import { exitAllOnTrackableDelete } from "@/lib/geofences/synthetic";
 import { notFound } from "@/lib/http/errors";
-import { wakeRunner } from "@/lib/jobs/client";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { serializeLocation } from "@/lib/locations/serialize";
 import { z } from "zod";
 import type { CreateTrackableInput, Trackable, UpdateTrackableInput } from "./schemas";
+import { wakeDeliveries } from "@/lib/webhooks/fan-out";
 
 export function serializeTrackable(row: TrackableRow, last: LocationRow | null): Trackable {
   return {
@@ -125,5 +125,5 @@ export async function deleteTrackable({ ctx, id }: { ctx: Ctx; id: string }): Pr
     if (rows.length === 0) throw notFound("Trackable", id);
     return sent;
   });
-  if (deliveries > 0) wakeRunner();
+  if (deliveries > 0) wakeDeliveries();
 }

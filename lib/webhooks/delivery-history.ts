@@ -105,7 +105,7 @@ export async function redeliver({ ctx, id }: { ctx: Ctx; id: string }): Promise<
     await enqueue(deliverWebhook, { deliveryId: row!.id }, { executor: tx, eventId: `deliver-${row!.id}` });
     return requireDelivery({ ...ctx, tx }, row!.id);
   });
-  wakeRunner();
+  wakeRunner(deliverWebhook.name);
   return serializeDelivery(created, []);
 }
 
@@ -174,6 +174,6 @@ export async function recoverFailed({ ctx, target, since }: { ctx: Ctx; target: 
       );
     }
   });
-  wakeRunner();
+  wakeRunner(deliverWebhook.name);
   return { redelivered: failed.length };
 }

@@ -3,7 +3,7 @@ import type { AccountRef } from "@/lib/context";
 import { DEFAULT_ROWS_PER_STATEMENT } from "@/lib/db/chunks";
 import type { Executor, Tx } from "@/lib/db/client";
 import { webhooks, type WebhookEvent, type WebhookRow } from "@/lib/db/schema";
-import { enqueueMany } from "@/lib/jobs/client";
+import { enqueueMany, wakeRunner } from "@/lib/jobs/client";
 import { deliverWebhook } from "@/lib/jobs/workflows/deliver-webhook";
 import { insertDeliveries, type NewDelivery } from "./deliveries";
 
@@ -15,6 +15,11 @@ export interface OutgoingEvent {
   eventId?: string;
   /** For geofence.entry/exit: the geofence, whose own webhook (when it has one) receives the event too. */
   geofence?: { id: string; notificationType: string; webhookUrl: string | null; webhookSecret: string | null };
+}
+
+/** After a commit that enqueued deliveries: tells this process's embedded runner to claim them (and nothing else). */
+export function wakeDeliveries(): void {
+  wakeRunner(deliverWebhook.name);
 }
 
 /** Deliveries written (and workflows started) per step of a fan-out: what it holds in memory at once. */
