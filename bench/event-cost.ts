@@ -2,7 +2,8 @@
 // location posts in an account without fences (no evaluation), posts that enter a fence without a webhook (evaluation
 // and an event recorded, nothing delivered), and posts that enter a fence with a webhook (the delivery too, to a real
 // receiver that checks the signature). Each phase's CPU (all the server's processes, from /proc) per post, so the
-// difference between two phases is what that stage costs.
+// difference between two phases is what that stage costs. Beside them, the framework's JSON 404 paced the same way and
+// sent eight at a time: what a request costs the server when it arrives to an idle event loop, and when it does not.
 // Usage: npx tsx bench/event-cost.ts [secondsPerPhase=10] [postsPerSecond=50]; with DATABASE_URL, on that Postgres.
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
@@ -64,6 +65,24 @@ async function main() {
       const ms = serverCpuMs(pid) - before;
       return { ms, seconds: (performance.now() - started) / 1000 };
     };
+    /** CPU per request (ms) of `total` JSON 404s, paced at `rate` or (burst) eight at a time back to back. */
+    const notFound = async (burst: boolean) => {
+      const before = serverCpuMs(pid);
+      const started = performance.now();
+      const send = () => fetch(`${app.baseUrl}/api/v1/no-such-endpoint`).then((r) => r.arrayBuffer());
+      for (let i = 0; i < total; i += burst ? 8 : 1) {
+        if (burst) {
+          await Promise.all(Array.from({ length: Math.min(8, total - i) }, send));
+          continue;
+        }
+        const wait = started + (i * 1000) / rate - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        await send();
+      }
+      return (serverCpuMs(pid) - before) / total;
+    };
+    const paced404 = await notFound(false);
+    const burst404 = await notFound(true);
     const idle = await phase(null, 0);
     const none = await phase(bare, 0);
     const event = await phase(quiet, 0);
@@ -73,6 +92,7 @@ async function main() {
     const backend = process.env.DATABASE_URL ? "Postgres" : "PGlite";
     console.log(`event cost bench: ${fmt(total)} posts per phase at ${rate}/s, one server on ${backend} (server CPU from /proc, all its processes)`);
     console.log(`  idle:                                   ${fmt(idlePerSecond, 1)} ms of CPU per second (${fmt(idlePerSecond / rate, 2)} ms per post-interval)`);
+    console.log(`  JSON 404, paced / eight at a time:     ${fmt(paced404, 2)} / ${fmt(burst404, 2)} ms per request`);
     console.log(`  post, account without fences:           ${fmt(per(none), 2)} ms per post`);
     console.log(`  post entering a fence, no webhook:      ${fmt(per(event), 2)} ms per post (evaluation and event: +${fmt(per(event) - per(none), 2)})`);
     console.log(`  post entering a fence with a webhook:   ${fmt(per(delivered), 2)} ms per post (delivery: +${fmt(per(delivered) - per(event), 2)})`);
