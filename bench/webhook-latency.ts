@@ -127,6 +127,12 @@ async function main() {
     const rssOf = pids().map(serverRssMb);
     const rss = { total: rssOf.reduce((sum, r) => sum + r.total, 0), each: rssOf.flatMap((r) => r.each) };
     console.log(`  server RSS after the run: ${fmt(rss.total)} MB (${rss.each.map((m) => fmt(m)).join(" + ")} MB, ${rss.each.length} process${rss.each.length === 1 ? "" : "es"})`);
+    // What it returns to once the load is over (V8 gives back heap pages when the process goes idle).
+    await new Promise((r) => setTimeout(r, 15_000));
+    const rested = pids().map(serverRssMb);
+    console.log(
+      `  server RSS 15 s later: ${fmt(rested.reduce((sum, r) => sum + r.total, 0))} MB (${rested.flatMap((r) => r.each).map((m) => fmt(m)).join(" + ")} MB)`,
+    );
   } finally {
     await receiver.close();
     for (const a of apps.slice(1)) await a.stop();
