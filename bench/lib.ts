@@ -133,19 +133,6 @@ export async function createFences(base: string, headers: Record<string, string>
   }
 }
 
-/**
- * CPU time (user + system) a server process has used, in ms: per post it is steadier than req/s on a shared machine,
- * where the load of others moves the throughput but not the work each request costs. Linux only (NaN elsewhere).
- */
-export function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
-  } catch {
-    return NaN;
-  }
-}
-
 /** The fields of /proc/<pid>/stat after the command name (Linux), or null when the process is gone. */
 function stat(pid: number): string[] | null {
   try {
@@ -153,6 +140,15 @@ function stat(pid: number): string[] | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU time (user + system) a server process has used, in ms: per post it is steadier than req/s on a shared machine,
+ * where the load of others moves the throughput but not the work each request costs. Linux only (NaN elsewhere).
+ */
+export function cpuMs(pid: number): number {
+  const fields = stat(pid);
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 : NaN; // utime + stime, in clock ticks of 1/100 s
 }
 
 /** The process and all its descendants (the server and, on the embedded database, the database's own process). */
@@ -171,12 +167,8 @@ function processTree(root: number): number[] {
 
 /** CPU time (user + system) the server's processes have used so far, from /proc (Linux). */
 export function serverCpuMs(pid: number): number {
-  let ticks = 0;
-  for (const p of processTree(pid)) {
-    const fields = stat(p);
-    if (fields) ticks += Number(fields[11]) + Number(fields[12]); // utime, stime in clock ticks (USER_HZ = 100)
-  }
-  return (ticks * 1000) / 100;
+  // A process that ended meanwhile counts nothing.
+  return processTree(pid).reduce((sum, p) => sum + (cpuMs(p) || 0), 0);
 }
 
 /** Resident memory of the server's processes (MB), from /proc/<pid>/status. */

@@ -54,6 +54,19 @@ const keyed = defineWorkflow({
   },
 });
 
+/** A one-step workflow, not batched, that records each run's n in `ran`. */
+function recording(ran: number[]) {
+  return defineWorkflow({
+    name: "test-plain",
+    payload: z.object({ n: z.number() }),
+    async run({ n }, io) {
+      await io.runTask("once", async () => {
+        ran.push(n);
+      });
+    },
+  });
+}
+
 /**
  * Starts a runner for these workflows (as the app does after a restart), waits until no job is queued or running,
  * stops it; returns what the runner logged.
@@ -288,15 +301,7 @@ describe("EmbeddedRunner batches", () => {
 
   it("a wake for a batched workflow claims batches only; another workflow's queued run waits for a wider wake", async () => {
     const ran: number[] = [];
-    const plain = defineWorkflow({
-      name: "test-plain",
-      payload: z.object({ n: z.number() }),
-      async run({ n }, io) {
-        await io.runTask("once", async () => {
-          ran.push(n);
-        });
-      },
-    });
+    const plain = recording(ran);
     const runner = new EmbeddedRunner(
       db,
       new Map([
@@ -370,18 +375,9 @@ describe("EmbeddedRunner and a run joined by a transaction still open", () => {
     },
   });
 
-  // Two connections are needed to hold a transaction open beside the runner: Postgres only (PGlite has one).
   it("a run's end claims only when something waits for it, such as a claim that found every slot taken", async () => {
     const ran: number[] = [];
-    const plain = defineWorkflow({
-      name: "test-plain",
-      payload: z.object({ n: z.number() }),
-      async run({ n }, io) {
-        await io.runTask("once", async () => {
-          ran.push(n);
-        });
-      },
-    });
+    const plain = recording(ran);
     // Two slots, and the poll an hour away: only wakes and runs' ends claim.
     const runner = new EmbeddedRunner(
       db,
@@ -411,6 +407,7 @@ describe("EmbeddedRunner and a run joined by a transaction still open", () => {
     }
   });
 
+  // Two connections are needed to hold a transaction open beside the runner: Postgres only (PGlite has one).
   it.skipIf(!process.env.DATABASE_URL)("does not start the queued run before the joining transaction commits", async () => {
     ran.length = 0;
     committed = false;

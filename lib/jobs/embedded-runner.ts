@@ -296,11 +296,7 @@ export class EmbeddedRunner {
         batch.map((job) => wf.payload.parse(job.payload)),
         io,
       );
-      await queryRows(
-        this.db,
-        DELETE_FINISHED,
-        [batch.map((j) => j.id), this.id],
-      );
+      await queryRows(this.db, DELETE_FINISHED, [batch.map((j) => j.id), this.id]);
       this.finished += batch.length;
       return true;
     } catch (err) {

@@ -4,8 +4,9 @@ import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { geofences, webhookDeliveries, webhookDeliveryAttempts, webhooks, type WebhookDeliveryAttemptRow, type WebhookDeliveryRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
-import { enqueue, enqueueMany, wakeRunner } from "@/lib/jobs/client";
+import { enqueue, enqueueMany } from "@/lib/jobs/client";
 import { deliverWebhook } from "@/lib/jobs/workflows/deliver-webhook";
+import { wakeDeliveries } from "./fan-out";
 import { insertDeliveries, type NewDelivery } from "./deliveries";
 import type { Delivery, DeliveryListQuery } from "./delivery-schemas";
 
@@ -105,7 +106,7 @@ export async function redeliver({ ctx, id }: { ctx: Ctx; id: string }): Promise<
     await enqueue(deliverWebhook, { deliveryId: row!.id }, { executor: tx, eventId: `deliver-${row!.id}` });
     return requireDelivery({ ...ctx, tx }, row!.id);
   });
-  wakeRunner(deliverWebhook.name);
+  wakeDeliveries();
   return serializeDelivery(created, []);
 }
 
@@ -174,6 +175,6 @@ export async function recoverFailed({ ctx, target, since }: { ctx: Ctx; target: 
       );
     }
   });
-  wakeRunner(deliverWebhook.name);
+  wakeDeliveries();
   return { redelivered: failed.length };
 }
