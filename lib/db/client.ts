@@ -126,9 +126,12 @@ function socketPathFor(dir: string): string {
 async function startEmbeddedDatabase(dir: string, role: LockRole): Promise<{ socket: string; stop(): Promise<void> }> {
   fs.mkdirSync(dir, { recursive: true });
   const socket = socketPathFor(dir);
-  // TypeScript through tsx, as scripts/serve.ts runs; none of the app's own node flags (a CPU profile, an inspector).
-  // spawn, not fork: the bundler leaves it alone (it would try to bundle a forked module's path).
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "lib", "db", "embedded-server.ts")], {
+  // From the server's bundle when the app server runs from it (scripts/serve.ts), else TypeScript through tsx (the CLI
+  // scripts, the tests); none of the app's own node flags (a CPU profile, an inspector). spawn, not fork: the bundler
+  // leaves it alone (it would try to bundle a forked module's path).
+  const bundle = process.env.FENCELINE_SERVER_BUNDLE;
+  const entry = bundle ? [path.join(bundle, "embedded-server.mjs")] : ["--import", "tsx", path.join(process.cwd(), "lib", "db", "embedded-server.ts")];
+  const child: ChildProcess = spawn(process.execPath, entry, {
     env: { ...process.env, FENCELINE_EMBEDDED_DIR: path.resolve(dir), FENCELINE_EMBEDDED_ROLE: role, FENCELINE_EMBEDDED_SOCKET: socket },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
