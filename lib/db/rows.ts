@@ -18,11 +18,16 @@ export async function executeRows<T extends object>(db: Executor, query: SQL): P
  * transaction's, inside one), without the query builder: for the hottest statements (a post's insert), whose text
  * is built once and whose parameters are bound as they are. Prepared, like every statement with few parameters
  * (lib/db/client.ts). Rows as the driver parses them (see executeRows).
+ *
+ * The statement is handed to the connection when this is called, not when it is awaited: statements issued one after
+ * another before any is awaited go out together (pipelined, one round trip) and run in the order they were issued,
+ * each in a snapshot of its own taken when it starts (READ COMMITTED). A transaction's later statements fail once one
+ * has failed, so awaiting them together (Promise.all) rejects with the first error.
  */
-export async function queryRows<T extends object>(db: Executor, text: string, params: unknown[]): Promise<T[]> {
+export function queryRows<T extends object>(db: Executor, text: string, params: unknown[]): Promise<T[]> {
   // A database handle carries its client as $client; a transaction only in its session (drizzle's own field).
   const handle = db as unknown as { $client?: SqlClient; session?: { client?: SqlClient } };
   const client = handle.$client ?? handle.session?.client;
-  if (!client) throw new Error("queryRows: no postgres.js client behind this executor");
-  return (await client.unsafe(text, params as never[])) as unknown as T[];
+  if (!client) return Promise.reject(new Error("queryRows: no postgres.js client behind this executor"));
+  return client.unsafe(text, params as never[]).execute() as unknown as Promise<T[]>;
 }

@@ -4,10 +4,10 @@ import { exec, type AccountRef, type Ctx } from "@/lib/context";
 import { insertUnnested } from "@/lib/db/bulk";
 import type { Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { events, type EventRow, type NewEventRow, type WebhookRow } from "@/lib/db/schema";
+import { events, type EventRow, type NewEventRow } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
-import { fanOut, type OutgoingEvent } from "@/lib/webhooks/fan-out";
+import { fanOut, type Endpoint, type OutgoingEvent } from "@/lib/webhooks/fan-out";
 import type { Event, EventListQuery } from "./schemas";
 
 /** Something that happened: its record (null for location.updated, which is not recorded) and what is delivered. */
@@ -25,7 +25,7 @@ export async function recordAndDeliver(
   account: AccountRef,
   happenings: readonly Happening[],
   /** The account's enabled endpoints when the caller has read them already (fanOut reads them otherwise). */
-  endpoints?: WebhookRow[],
+  endpoints?: Endpoint[],
 ): Promise<number> {
   const rows: NewEventRow[] = [];
   const outgoing: OutgoingEvent[] = [];
@@ -34,8 +34,9 @@ export async function recordAndDeliver(
     if (h.record) rows.push({ ...h.record, id: eventId, accountId: account.id });
     if (h.outgoing) outgoing.push({ ...h.outgoing, eventId });
   }
-  await insertUnnested(tx, events, rows);
-  return fanOut(tx, account, outgoing, endpoints);
+  // Issued together: the events' insert goes out first, the deliveries that reference them behind it.
+  const [, deliveries] = await Promise.all([insertUnnested(tx, events, rows), fanOut(tx, account, outgoing, endpoints)]);
+  return deliveries;
 }
 
 export function serializeEvent(row: EventRow): Event {

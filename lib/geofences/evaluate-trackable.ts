@@ -1,16 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import type { AccountRef } from "@/lib/context";
 import { getDb, type Tx } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/rows";
-import {
-  trackableStates,
-  webhooks,
-  type LocationRow,
-  type TrackableStateRow,
-  type WebhookEvent,
-  type WebhookRow,
-} from "@/lib/db/schema";
+import { trackableStates, type LocationRow, type TrackableStateRow, type WebhookEvent } from "@/lib/db/schema";
 import { describeError } from "@/lib/jobs/types";
 import { recordAndDeliver, wholeSeconds, type Happening } from "@/lib/events/events";
 import {
@@ -24,9 +17,10 @@ import {
 } from "@/lib/webhooks/payloads";
 import type { FenceCandidate } from "./candidates";
 import { accountFences, candidatesFromCache, shapesFromCache, type AccountFences } from "./fence-cache";
-import { loadFenceStates, saveFenceStates, type FenceStateChange } from "./fence-state";
+import { fenceStatesOf, readFenceStates, saveFenceStates, type FenceStateChange } from "./fence-state";
 import { compareKeys, confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
-import { wakeDeliveries } from "@/lib/webhooks/fan-out";
+import { wakeDeliveries, type Endpoint } from "@/lib/webhooks/fan-out";
+import { activePrevious, type Previous } from "@/lib/webhooks/rotation";
 
 /** Points evaluated per round at most, over all of its trackables; a trackable with more pending continues in another round. */
 export const EVALUATION_BATCH = 2000;
@@ -120,6 +114,11 @@ const POINTS_AFTER_CURSORS = `select n.id, n.trackable_id as "trackableId", n.la
     order by l.timestamp, l.id
     limit $2::int4) n
   where s.trackable_id = any($1::uuid[])`;
+const ENDPOINTS = `select w.id, w.account_id as "accountId", w.url, w.events, w.secret, w.previous_secret as "previousSecret",
+    ${ms("w.previous_secret_expires_at")} as "previousSecretExpiresMs"
+  from webhooks w
+  where w.enabled and w.account_id in (
+    select t.account_id from trackables t join accounts a on a.id = t.account_id where t.id = any($1::uuid[]) and a.plan = 'enterprise')`;
 const SAVE_STATES = `update trackable_states s set
     evaluated_timestamp = v.ts, evaluated_location_id = v.location_id, status = v.status, last_seen_at = v.seen,
     battery = v.battery, updated_at = $7::timestamptz
@@ -132,25 +131,57 @@ type LockedState = Pick<TrackableStateRow, "trackableId" | "status" | "lastSeenA
 type StateRow = Pick<LockedState, "trackableId" | "status" | "battery"> & { evaluatedMs: number | null; evaluatedLocationId: string | null; lastSeenMs: number | null };
 type Owner = { id: string; name: string; type: string; accountId: string; plan: "free" | "enterprise"; geofencesVersion: number };
 
+/** The columns of a location that evaluation reads. */
+type Point = Pick<LocationRow, "id" | "trackableId" | "latitude" | "longitude" | "accuracy" | "battery" | "timestamp" | "receivedAt">;
+type PointRow = Omit<Point, "timestamp" | "receivedAt"> & { timestampMs: number; receivedMs: number };
+
+/** What a round reads under its locks, per trackable (see lockAndRead). */
+interface Locked {
+  t: Owner;
+  state: LockedState;
+  cursor: Cursor | null;
+}
+
 /**
- * The trackables' state rows, created when missing, locked in id order (two rounds sharing trackables lock them in
- * the same order and never deadlock), then the trackables with their accounts' plan and geofences version. Those are
- * read after the locks, in a statement of their own (a fresh snapshot under READ COMMITTED): a geofence change that
- * locked a trackable's state (a synthetic transition) has committed by then, so the cached geofences are never older
- * than what that change left. Deleted trackables are left out.
+ * Locks the trackables' state rows (created when missing) in id order — two rounds sharing trackables lock them in the
+ * same order and never deadlock — and reads, in statements issued right behind the locks (one round trip, run after
+ * them, each in a snapshot taken once the locks are held): the trackables with their accounts' plan and geofences
+ * version, the enabled endpoints of their enterprise accounts, up to `limit` points after each one's cursor, and their
+ * memberships and pending crossings. A geofence change that locked a trackable's state (a synthetic transition) has
+ * committed by the time these reads start, so the cached geofences are never older than what that change left.
+ * Deleted trackables are left out. A trackable's first round takes a second round trip (its state row is created,
+ * locked and read again).
  */
-async function lockStates(tx: Tx, trackableIds: readonly string[]) {
+async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: number) {
   const ids = [...trackableIds].sort();
-  const rows = await queryRows<StateRow>(tx, LOCK_STATES, [ids]);
+  const issue = (of: string[]) =>
+    [
+      queryRows<StateRow>(tx, LOCK_STATES, [of]),
+      queryRows<Owner>(tx, OWNERS, [of]),
+      queryRows<EndpointRow>(tx, ENDPOINTS, [of]),
+      queryRows<PointRow>(tx, POINTS_AFTER_CURSORS, [of, limit]),
+      readFenceStates(tx, of),
+    ] as const;
+  const reads = await Promise.all(issue(ids));
+  const [rows, owners, endpointRows, pointRows] = reads;
+  let fenceRows = reads[4];
   if (rows.length < ids.length) {
+    // Their points, memberships and crossings are read again after the lock (none were read without a state row).
     const have = new Set(rows.map((s) => s.trackableId));
     const missing = ids.filter((id) => !have.has(id));
-    await queryRows(tx, CREATE_STATES, [missing]);
-    rows.push(...(await queryRows<StateRow>(tx, LOCK_STATES, [missing])));
+    const created = queryRows(tx, CREATE_STATES, [missing]);
+    const [, more, moreOwners, , morePoints, moreFences] = await Promise.all([created, ...issue(missing)]);
+    rows.push(...more);
+    const again = new Set(missing);
+    owners.splice(0, owners.length, ...owners.filter((o) => !again.has(o.id)), ...moreOwners);
+    pointRows.push(...morePoints);
+    fenceRows = [
+      [...fenceRows[0].filter((r) => !again.has(r.trackableId)), ...moreFences[0]],
+      [...fenceRows[1].filter((r) => !again.has(r.trackableId)), ...moreFences[1]],
+    ];
   }
-  const owners = await queryRows<Owner>(tx, OWNERS, [ids]);
   const byId = new Map(owners.map((t) => [t.id, t]));
-  return rows.flatMap((row) => {
+  const locked = rows.flatMap((row): Locked[] => {
     const t = byId.get(row.trackableId);
     if (!t) return [];
     const state: LockedState = {
@@ -163,17 +194,11 @@ async function lockStates(tx: Tx, trackableIds: readonly string[]) {
       row.evaluatedMs !== null && row.evaluatedLocationId ? { timestamp: new Date(row.evaluatedMs), id: row.evaluatedLocationId } : null;
     return [{ t, state, cursor }];
   });
+  return { locked, endpoints: endpointRows.map(endpointOf), points: pointsByTrackable(pointRows), fenceRows };
 }
 
-type Locked = Awaited<ReturnType<typeof lockStates>>[number];
-
-/** The columns of a location that evaluation reads. */
-type Point = Pick<LocationRow, "id" | "trackableId" | "latitude" | "longitude" | "accuracy" | "battery" | "timestamp" | "receivedAt">;
-type PointRow = Omit<Point, "timestamp" | "receivedAt"> & { timestampMs: number; receivedMs: number };
-
-/** Up to `limit` points of each trackable after its cursor, in evaluation order: one index range scan per trackable. */
-async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit: number): Promise<Map<string, Point[]>> {
-  const rows = await queryRows<PointRow>(tx, POINTS_AFTER_CURSORS, [[...trackableIds], limit]);
+/** Each trackable's points, in evaluation order. */
+function pointsByTrackable(rows: readonly PointRow[]): Map<string, Point[]> {
   const byTrackable = new Map<string, Point[]>();
   for (const row of rows) {
     const point: Point = {
@@ -194,6 +219,12 @@ async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit
   return byTrackable;
 }
 
+type EndpointRow = Omit<Endpoint, "previousSecretExpiresAt"> & { previousSecretExpiresMs: number | null };
+const endpointOf = ({ previousSecretExpiresMs, ...row }: EndpointRow): Endpoint => ({
+  ...row,
+  previousSecretExpiresAt: previousSecretExpiresMs === null ? null : new Date(previousSecretExpiresMs),
+});
+
 /**
  * Moves the cursor past the next point without evaluating it (no event, no change of membership or status) and logs
  * why. False when there was no point to skip (the failure was not about a point).
@@ -201,9 +232,9 @@ async function pointsAfterCursors(tx: Tx, trackableIds: readonly string[], limit
 async function skipNextPoint(trackableId: string, cause: unknown): Promise<boolean> {
   const db = await getDb();
   const skipped = await db.transaction(async (tx) => {
-    const [locked] = await lockStates(tx, [trackableId]);
-    if (!locked) return null;
-    const next = (await pointsAfterCursors(tx, [trackableId], 1)).get(trackableId)?.[0];
+    const { locked, points } = await lockAndRead(tx, [trackableId], 1);
+    if (locked.length === 0) return null;
+    const next = points.get(trackableId)?.[0];
     if (!next) return null;
     await tx
       .update(trackableStates)
@@ -229,11 +260,11 @@ interface StateUpdate {
   battery: number | null;
 }
 
-/** The state rows of a round, in one statement. */
-async function saveStates(tx: Tx, updates: readonly StateUpdate[]): Promise<void> {
-  if (updates.length === 0) return;
+/** The state rows of a round, in one statement (issued, not awaited). */
+function saveStates(tx: Tx, updates: readonly StateUpdate[]): Promise<unknown> {
+  if (updates.length === 0) return Promise.resolve();
   const column = <T>(pick: (u: StateUpdate) => T) => updates.map(pick);
-  await queryRows(tx, SAVE_STATES, [
+  return queryRows(tx, SAVE_STATES, [
     column((u) => u.trackableId),
     column((u) => u.last.timestamp.toISOString()),
     column((u) => u.last.id),
@@ -257,26 +288,23 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
   const threshold = env().BATTERY_LOW_THRESHOLD;
   return db.transaction(async (tx) => {
     const result: RoundResult = { evaluated: 0, transitions: 0, deliveries: 0, skipped: 0, more: [] };
-    const locked = await lockStates(tx, trackableIds);
+    // Points are read with the locks, before the endpoints that size the round are known: at most `cap` (+1, to see
+    // whether there are more) per trackable, which is the round's share of maxPoints per trackable.
+    const cap = Math.max(1, Math.floor(maxPoints / trackableIds.length));
+    const { locked, endpoints, points: fetched, fenceRows } = await lockAndRead(tx, trackableIds, cap + 1);
     if (locked.length === 0) return result;
 
     // The enabled endpoints of the enterprise accounts among them: the fan-out's targets, and how many deliveries
     // each point makes through location.updated (which sizes the round).
-    const enterprise = [...new Set(locked.filter((l) => l.t.plan === "enterprise").map((l) => l.t.accountId))];
-    const endpoints =
-      enterprise.length === 0
-        ? []
-        : await tx.select().from(webhooks).where(and(inArray(webhooks.accountId, enterprise), eq(webhooks.enabled, true)));
-    const endpointsOf = new Map<string, WebhookRow[]>(enterprise.map((id) => [id, []]));
-    for (const e of endpoints) endpointsOf.get(e.accountId)!.push(e);
+    const endpointsOf = new Map<string, Endpoint[]>();
+    for (const e of endpoints) {
+      let list = endpointsOf.get(e.accountId);
+      if (!list) endpointsOf.set(e.accountId, (list = []));
+      list.push(e);
+    }
     const perPoint = Math.max(1, ...[...endpointsOf.values()].map((list) => list.filter((e) => e.events.includes("location.updated")).length));
     const budget = Math.min(maxPoints, Math.floor(ROUND_DELIVERY_BUDGET / perPoint));
-    const limit = Math.max(1, Math.floor(budget / locked.length));
-    const fetched = await pointsAfterCursors(
-      tx,
-      locked.map((l) => l.t.id),
-      limit + 1,
-    );
+    const limit = Math.min(cap, Math.max(1, Math.floor(budget / locked.length)));
     const work = locked.filter((l) => fetched.has(l.t.id));
     if (work.length === 0) return result;
 
@@ -287,7 +315,9 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
     }
     const fenced = work.filter((l) => fenceSets.get(l.t.accountId)!.fences.length > 0).map((l) => l.t.id);
     const accountOf = new Map(work.map((l) => [l.t.id, l.t.accountId]));
-    const states = await loadFenceStates(tx, fenced, (trackableId, ids) => shapesFromCache(fenceSets.get(accountOf.get(trackableId)!)!, trackableId, ids));
+    const { states, writes } = fenceStatesOf(tx, fenced, fenceRows, (trackableId, ids) =>
+      shapesFromCache(fenceSets.get(accountOf.get(trackableId)!)!, trackableId, ids),
+    );
 
     const changes: FenceStateChange[] = [];
     const updates: StateUpdate[] = [];
@@ -316,7 +346,18 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
       const account = { id: t.accountId, plan: t.plan };
       let forAccount = happenings.get(t.accountId);
       if (!forAccount) happenings.set(t.accountId, (forAccount = { account, list: [] }));
-      const battery = happeningsOf(forAccount.list, { t, state, evaluation, fences, threshold, delivers: deliversFor(t.plan, endpointsOf.get(t.accountId)) });
+      const battery = happeningsOf(forAccount.list, {
+        t,
+        state,
+        evaluation,
+        fences,
+        threshold,
+        delivers: deliversFor(t.plan, endpointsOf.get(t.accountId)),
+        previousSecretOf: (g) => {
+          const previous = fenceSet.previousSecrets.get(g.id);
+          return previous ? activePrevious(previous.secret, previous.expiresAt) : null;
+        },
+      });
 
       const fresh = evaluation.fresh;
       const last = fresh[fresh.length - 1] ?? points[points.length - 1]!;
@@ -331,12 +372,13 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
       result.transitions += evaluation.transitions.length;
     }
 
-    await saveFenceStates(tx, changes);
-    await saveStates(tx, updates);
-    // Events, in the order they happened: recorded on every plan, delivered from the records.
+    // Every write of the round issued at once (one round trip): the fence and trackable states, then the events, in
+    // the order they happened, recorded on every plan and delivered from the records.
+    writes.push(...saveFenceStates(tx, changes), saveStates(tx, updates));
     for (const { account, list } of happenings.values()) {
-      result.deliveries += await recordAndDeliver(tx, account, list, endpointsOf.get(account.id) ?? []);
+      writes.push(recordAndDeliver(tx, account, list, endpointsOf.get(account.id) ?? []).then((n) => (result.deliveries += n)));
     }
+    await Promise.all(writes);
     return result;
   });
 }
@@ -345,7 +387,7 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
  * Whether an event would be delivered anywhere (what fanOut would find for it): on the enterprise plan, to the
  * geofence's own webhook or to an enabled endpoint subscribed to the event. Nothing is made to be delivered otherwise.
  */
-function deliversFor(plan: string, endpoints: readonly WebhookRow[] = []) {
+function deliversFor(plan: string, endpoints: readonly Endpoint[] = []) {
   const subscribed = new Set(endpoints.flatMap((e) => e.events));
   return (event: WebhookEvent, fence?: FenceCandidate): boolean =>
     plan === "enterprise" && (subscribed.has(event) || (fence?.notificationType === "webhook" && !!fence.webhookUrl));
@@ -364,9 +406,11 @@ function happeningsOf(
     fences: Map<string, FenceCandidate>;
     threshold: number;
     delivers: ReturnType<typeof deliversFor>;
+    /** The geofence's webhook's previous secret while a rotation's overlap lasts (the fence cache holds it). */
+    previousSecretOf: (g: FenceCandidate) => Previous;
   },
 ): number | null {
-  const { t, state, evaluation, fences, threshold, delivers } = input;
+  const { t, state, evaluation, fences, threshold, delivers, previousSecretOf } = input;
   const trackableId = t.id;
   const beacon = beaconOf(t);
   const fresh = evaluation.fresh;
@@ -405,7 +449,7 @@ function happeningsOf(
           ? {
               event: type,
               trackableId,
-              geofence: g,
+              geofence: { ...g, previousSecret: previousSecretOf(g) },
               payload:
                 tr.kind === "dwell" ? geofenceDwellPayload(g, beacon, where, tr.dwellSeconds!) : geofenceEventPayload(type as "geofence.entry" | "geofence.exit", g, beacon, where),
             }

@@ -4,6 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { accounts, geofences, geofenceTrackables } from "@/lib/db/schema";
 import { fenceColumns, type FenceCandidate } from "./candidates";
 import type { LatLon } from "./evaluation";
+import type { Previous } from "@/lib/webhooks/rotation";
 
 // An account's geofences held in this process's memory for evaluation, keyed by the account's geofences_version: every
 // change to a geofence or to its assignments bumps that counter in the same transaction (bumpGeofencesVersion), and
@@ -25,6 +26,11 @@ export interface AccountFences {
   index: Flatbush | null;
   /** The fence (index into `fences`) of each rectangle of `index`. */
   fenceOf: Int32Array;
+  /**
+   * Each fence's webhook's previous secret during a rotation (it bumps the version): its deliveries carry it while
+   * the overlap lasts (activePrevious), with no look-up per event. Not in `fences`, which go into payloads.
+   */
+  previousSecrets: Map<string, Previous>;
 }
 
 /** The rectangles of a box (boxOf), [minLon, minLat, maxLon, maxLat] each, split where it crosses the antimeridian. */
@@ -85,7 +91,12 @@ export async function accountFences(db: Executor, accountId: string, version: nu
   const hit = cache.get(accountId);
   if (hit && hit.version === version) return hit;
   const rows = await db
-    .select({ ...fenceColumns, allTrackables: geofences.allTrackables })
+    .select({
+      ...fenceColumns,
+      allTrackables: geofences.allTrackables,
+      previousSecret: geofences.previousWebhookSecret,
+      previousSecretExpiresAt: geofences.previousWebhookSecretExpiresAt,
+    })
     .from(geofences)
     .where(eq(geofences.accountId, accountId))
     .orderBy(geofences.id);
@@ -118,7 +129,9 @@ export async function accountFences(db: Executor, accountId: string, version: nu
       set.add(r.trackableId);
     }
   }
-  const loaded: AccountFences = { accountId, version, fences, all, assigned, ...indexOf(fences) };
+  const previousSecrets = new Map<string, Previous>();
+  for (const r of rows) if (r.previousSecret && r.previousSecretExpiresAt) previousSecrets.set(r.id, { secret: r.previousSecret, expiresAt: r.previousSecretExpiresAt });
+  const loaded: AccountFences = { accountId, version, fences, all, assigned, ...indexOf(fences), previousSecrets };
   cache.delete(accountId);
   cache.set(accountId, loaded);
   let total = 0;

@@ -1,13 +1,14 @@
-import type { SQL } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { geofenceMemberships, geofencePendingCrossings } from "@/lib/db/schema";
-import { insertUnnested, uuidIn, uuidPairsIn } from "@/lib/db/bulk";
+import { insertUnnested } from "@/lib/db/bulk";
+import { queryRows } from "@/lib/db/rows";
 import type { FenceCandidate } from "./candidates";
 import { NO_MEMORY, type FenceMemory, type Fix, type Transition } from "./evaluation";
 
 // The per-(trackable, geofence) state evaluation carries between rounds: memberships (inside, since when, dwelt) and
 // pending crossings (debounce). Read and written inside the evaluation's transaction, under the trackables' locks, for
-// every trackable of the round at once: two queries to read, at most five statements to write, whatever their number.
+// every trackable of the round at once: two queries to read, at most five statements to write, whatever their number,
+// none of them waiting for another.
 
 export interface FenceState {
   inside: Set<string>;
@@ -18,35 +19,53 @@ export interface FenceState {
 
 const EMPTY = (): FenceState => ({ inside: new Set(), memory: new Map(), shapes: new Map() });
 
-/** `(trackable_id, geofence_id) in (the pairs)`. */
-const pairIn = (table: typeof geofenceMemberships | typeof geofencePendingCrossings, pairs: ReadonlyArray<readonly [string, string]>): SQL =>
-  uuidPairsIn(table.trackableId, table.geofenceId, pairs);
+// The statements, as fixed SQL text with the trackables (or the pairs) as uuid[] parameters: prepared once per
+// connection, and issued without waiting for one another (lib/db/rows.ts), so a round's reads of its state go out in
+// one round trip with its locks, and its writes in one with the rest of its writes.
+const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+const MEMBERS = `select trackable_id as "trackableId", geofence_id as "geofenceId", ${ms("entered_at")} as "enteredMs", dwelt
+  from geofence_memberships where trackable_id = any($1::uuid[])`;
+const PENDING = `select trackable_id as "trackableId", geofence_id as "geofenceId", location_id as "locationId",
+    ${ms("timestamp")} as "timestampMs", latitude, longitude, accuracy
+  from geofence_pending_crossings where trackable_id = any($1::uuid[])`;
+const PAIRS = `(trackable_id, geofence_id) in (select * from unnest($1::uuid[], $2::uuid[]))`;
+const DELETE_MEMBERS = `delete from geofence_memberships where ${PAIRS}`;
+const DELETE_PENDING = `delete from geofence_pending_crossings where ${PAIRS}`;
+const MARK_DWELT = `update geofence_memberships set dwelt = true where ${PAIRS}`;
+const CLEAR_PENDING = `delete from geofence_pending_crossings where trackable_id = any($1::uuid[])`;
+
+type MemberRow = { trackableId: string; geofenceId: string; enteredMs: number; dwelt: boolean };
+type PendingRow = { trackableId: string; geofenceId: string; locationId: string; timestampMs: number; latitude: number; longitude: number; accuracy: number | null };
+
+/** The stored state rows of some trackables, as readFenceStates issues them. */
+export type FenceStateRows = Promise<[MemberRow[], PendingRow[]]>;
 
 /**
- * Each trackable's state, by trackable id. `shapesOf(trackableId, geofenceIds)` gives the shapes of those geofences
- * that still apply to the trackable; memberships and pending crossings of the others (deleted or unassigned) are
- * dropped here without an event: the deletion or unassignment recorded it.
+ * Issues the reads of the trackables' state (memberships and pending crossings) at once, without waiting: the caller
+ * issues them right after its locks, in the same round trip, and passes the result to fenceStatesOf.
  */
-export async function loadFenceStates(
+export function readFenceStates(tx: Tx, trackableIds: readonly string[]): FenceStateRows {
+  if (trackableIds.length === 0) return Promise.resolve([[], []]);
+  const ids = [...trackableIds];
+  return Promise.all([queryRows<MemberRow>(tx, MEMBERS, [ids]), queryRows<PendingRow>(tx, PENDING, [ids])]);
+}
+
+const pairColumns = (pairs: ReadonlyArray<readonly [string, string]>) => [pairs.map(([t]) => t), pairs.map(([, g]) => g)];
+
+/**
+ * Each trackable's state, by trackable id, from the rows readFenceStates read. `shapesOf(trackableId, geofenceIds)`
+ * gives the shapes of those geofences that still apply to the trackable; memberships and pending crossings of the
+ * others (deleted or unassigned) are dropped without an event (the deletion or unassignment recorded it): their
+ * deletes are issued here and returned to be awaited with the round's writes.
+ */
+export function fenceStatesOf(
   tx: Tx,
   trackableIds: readonly string[],
+  [members, pending]: [MemberRow[], PendingRow[]],
   shapesOf: (trackableId: string, geofenceIds: string[]) => Map<string, FenceCandidate>,
-): Promise<Map<string, FenceState>> {
+): { states: Map<string, FenceState>; writes: Array<Promise<unknown>> } {
   const states = new Map<string, FenceState>();
-  if (trackableIds.length === 0) return states;
-  const ids = [...trackableIds];
-  const members = await tx
-    .select({
-      trackableId: geofenceMemberships.trackableId,
-      geofenceId: geofenceMemberships.geofenceId,
-      enteredAt: geofenceMemberships.enteredAt,
-      dwelt: geofenceMemberships.dwelt,
-    })
-    .from(geofenceMemberships)
-    .where(uuidIn(geofenceMemberships.trackableId, ids));
-  const pending = await tx.select().from(geofencePendingCrossings).where(uuidIn(geofencePendingCrossings.trackableId, ids));
-
-  const fenceIds = new Map<string, Set<string>>(ids.map((id) => [id, new Set()]));
+  const fenceIds = new Map<string, Set<string>>(trackableIds.map((id) => [id, new Set()]));
   for (const r of [...members, ...pending]) fenceIds.get(r.trackableId)?.add(r.geofenceId);
   const dropped: Array<[string, string]> = [];
   for (const [trackableId, set] of fenceIds) {
@@ -58,22 +77,22 @@ export async function loadFenceStates(
     states.set(trackableId, state);
   }
   for (const m of members) {
-    const state = states.get(m.trackableId)!;
-    if (!state.shapes.has(m.geofenceId)) continue;
+    const state = states.get(m.trackableId);
+    if (!state?.shapes.has(m.geofenceId)) continue;
     state.inside.add(m.geofenceId);
-    state.memory.set(m.geofenceId, { enteredAt: m.enteredAt, dwelt: m.dwelt, pending: null });
+    state.memory.set(m.geofenceId, { enteredAt: new Date(m.enteredMs), dwelt: m.dwelt, pending: null });
   }
   for (const p of pending) {
-    const state = states.get(p.trackableId)!;
-    if (!state.shapes.has(p.geofenceId)) continue;
-    const fix: Fix = { id: p.locationId, timestamp: p.timestamp, latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy };
+    const state = states.get(p.trackableId);
+    if (!state?.shapes.has(p.geofenceId)) continue;
+    const fix: Fix = { id: p.locationId, timestamp: new Date(p.timestampMs), latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy };
     state.memory.set(p.geofenceId, { ...(state.memory.get(p.geofenceId) ?? NO_MEMORY), pending: fix });
   }
+  const writes: Array<Promise<unknown>> = [];
   if (dropped.length > 0) {
-    await tx.delete(geofenceMemberships).where(pairIn(geofenceMemberships, dropped));
-    await tx.delete(geofencePendingCrossings).where(pairIn(geofencePendingCrossings, dropped));
+    writes.push(queryRows(tx, DELETE_MEMBERS, pairColumns(dropped)), queryRows(tx, DELETE_PENDING, pairColumns(dropped)));
   }
-  return states;
+  return { states, writes };
 }
 
 /** What one trackable's evaluation changed: its state before and after, and the transitions in between. */
@@ -85,10 +104,11 @@ export interface FenceStateChange {
 }
 
 /**
- * Writes the net changes: memberships entered, left or dwelt in, and the pending crossings, of every trackable in one
- * statement per kind of change (none when nothing of that kind changed).
+ * Issues the writes of the net changes — memberships entered, left or dwelt in, and the pending crossings — of every
+ * trackable, one statement per kind of change (none when nothing of that kind changed), without waiting: the caller
+ * awaits them with the rest of its writes.
  */
-export async function saveFenceStates(tx: Tx, changes: readonly FenceStateChange[]): Promise<void> {
+export function saveFenceStates(tx: Tx, changes: readonly FenceStateChange[]): Array<Promise<unknown>> {
   const exited: Array<[string, string]> = [];
   const dwelt: Array<[string, string]> = [];
   const entered: Array<typeof geofenceMemberships.$inferInsert> = [];
@@ -120,12 +140,17 @@ export async function saveFenceStates(tx: Tx, changes: readonly FenceStateChange
     }
   }
 
-  if (exited.length > 0) await tx.delete(geofenceMemberships).where(pairIn(geofenceMemberships, exited));
-  await insertUnnested(tx, geofenceMemberships, entered, {
-    onConflict:
-      "on conflict (trackable_id, geofence_id) do update set location_id = excluded.location_id, entered_at = excluded.entered_at, dwelt = excluded.dwelt",
-  });
-  if (dwelt.length > 0) await tx.update(geofenceMemberships).set({ dwelt: true }).where(pairIn(geofenceMemberships, dwelt));
-  if (clearPending.length > 0) await tx.delete(geofencePendingCrossings).where(uuidIn(geofencePendingCrossings.trackableId, clearPending));
-  await insertUnnested(tx, geofencePendingCrossings, pendingRows);
+  // Issued in this order without waiting (the pending crossings are cleared before the new ones go in).
+  const writes: Array<Promise<unknown>> = [];
+  if (exited.length > 0) writes.push(queryRows(tx, DELETE_MEMBERS, pairColumns(exited)));
+  writes.push(
+    insertUnnested(tx, geofenceMemberships, entered, {
+      onConflict:
+        "on conflict (trackable_id, geofence_id) do update set location_id = excluded.location_id, entered_at = excluded.entered_at, dwelt = excluded.dwelt",
+    }),
+  );
+  if (dwelt.length > 0) writes.push(queryRows(tx, MARK_DWELT, pairColumns(dwelt)));
+  if (clearPending.length > 0) writes.push(queryRows(tx, CLEAR_PENDING, [clearPending]));
+  writes.push(insertUnnested(tx, geofencePendingCrossings, pendingRows));
+  return writes;
 }

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, lt, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import { insertUnnested } from "@/lib/db/bulk";
 import { getDb, type Executor } from "@/lib/db/client";
@@ -21,6 +21,8 @@ export interface NewDelivery {
   trackableId?: string | null;
   eventId?: string | null;
   test?: boolean;
+  /** Made by insertDeliveries when omitted. */
+  id?: string;
   /** During a rotation's overlap: the target's previous secret (looked up from the geofence or endpoint when omitted). */
   previous?: { secret: string; expiresAt: Date } | null;
 }
@@ -33,9 +35,11 @@ export interface NewDelivery {
  */
 export async function insertDeliveries(executor: Executor, rows: readonly NewDelivery[]): Promise<Array<{ id: string }>> {
   if (rows.length === 0) return [];
-  const previous = await previousSecretsOf(executor, rows.filter((r) => r.previous === undefined && r.secret !== null));
+  // Looked up only for rows that do not carry it (no round trip otherwise: the insert is issued at once).
+  const unknown = rows.filter((r) => r.previous === undefined && r.secret !== null);
+  const previous = unknown.length > 0 ? await previousSecretsOf(executor, unknown) : () => null;
   const values = rows.map((r) => ({
-    id: newId(),
+    id: r.id ?? newId(),
     ...previousColumns(r.previous === undefined ? previous(r) : r.previous, r.secret),
     accountId: r.accountId,
     event: r.event,
@@ -98,45 +102,21 @@ export const INTERRUPTED_ERROR =
   "Interrupted: the service stopped during this attempt, so it may or may not have reached the receiver; it was sent again and does not count as a retry";
 
 /**
- * Place `slot` of a delivery's retry schedule (1: the first send, then one per retry of WEBHOOK_RETRY_DELAYS):
- * makes the attempt and returns the outcome. `final` is the schedule's last place: a failure then marks the delivery
- * failed. Safe to call again for the same slot after a crash (the deliver-webhook workflow replays it):
- *
- * - a slot whose attempt completed is not sent again (its outcome is already on the delivery);
- * - an attempt claimed but never completed (the process died while it was in flight) is closed as interrupted and
- *   the request is sent again at once, in the same slot: it may never have left, and receivers de-duplicate on the
- *   delivery id. So crashes never use up the schedule, and a delivery ends `failed` only after `slot` attempts that
- *   were really answered (or timed out) without a 2xx.
+ * One statement claims the next attempt number of a pending delivery (the insert; the primary key stops a second
+ * claim of the same number) and, when it did, shows it on the delivery and returns both (the update). With `slot`,
+ * only while the delivery has fewer completed attempts than it and no attempt left open (attemptDelivery's fast path).
  */
-export async function attemptDelivery(deliveryId: string, slot: number, opts: { final: boolean }): Promise<AttemptResult> {
-  const db = await getDb();
-  const config = env();
-  const scheduledMs = config.WEBHOOK_RETRY_DELAYS[slot - 1] ?? 0;
-
-  const [current] = await db
-    .select({
-      status: webhookDeliveries.status,
-      attemptCount: webhookDeliveries.attemptCount,
-      cutShort: sql<boolean>`exists (select 1 from ${webhookDeliveryAttempts} a where a.delivery_id = ${webhookDeliveries.id} and a.completed_at is null)`,
-    })
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.id, deliveryId))
-    .limit(1);
-  if (!current) return ended("gone");
-  if (current.status !== "pending") return ended(current.status);
-  // Completed by an earlier run that died before its step result was saved: that attempt failed (else not pending).
-  if (current.attemptCount >= slot) return opts.final ? ended("failed") : { outcome: "retry", retryInMs: scheduledMs };
-
-  const now = new Date();
-  if (current.cutShort) {
-    await db
-      .update(webhookDeliveryAttempts)
-      .set({ completedAt: now, interrupted: true, error: INTERRUPTED_ERROR })
-      .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), isNull(webhookDeliveryAttempts.completedAt)));
-  }
-
-  // One statement claims the next attempt number of a pending delivery (the insert; the primary key stops a second
-  // claim of the same number) and, when it did, shows it on the delivery and returns both (the update).
+async function claimAttempt(db: Executor, deliveryId: string, now: Date, slot: number | null) {
+  const claimable = and(
+    eq(webhookDeliveries.id, deliveryId),
+    eq(webhookDeliveries.status, "pending"),
+    slot === null
+      ? undefined
+      : and(
+          lt(webhookDeliveries.attemptCount, slot),
+          sql`not exists (select 1 from ${webhookDeliveryAttempts} a where a.delivery_id = ${webhookDeliveries.id} and a.completed_at is null)`,
+        ),
+  );
   const claim = db.$with("claim").as(
     db
       .insert(webhookDeliveryAttempts)
@@ -155,7 +135,7 @@ export async function attemptDelivery(deliveryId: string, slot: number, opts: { 
             interrupted: sql<boolean>`false`.as("interrupted"),
           })
           .from(webhookDeliveries)
-          .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending"))),
+          .where(claimable),
       )
       .onConflictDoNothing()
       .returning({ deliveryId: webhookDeliveryAttempts.deliveryId, number: webhookDeliveryAttempts.number }),
@@ -166,6 +146,53 @@ export async function attemptDelivery(deliveryId: string, slot: number, opts: { 
     .set({ nextAttemptAt: null, updatedAt: now })
     .where(inArray(webhookDeliveries.id, db.select({ id: claim.deliveryId }).from(claim)))
     .returning({ ...getTableColumns(webhookDeliveries), number: sql<number>`(select number from claim)`.mapWith(Number) });
+  return delivery;
+}
+
+/**
+ * Place `slot` of a delivery's retry schedule (1: the first send, then one per retry of WEBHOOK_RETRY_DELAYS):
+ * makes the attempt and returns the outcome. `final` is the schedule's last place: a failure then marks the delivery
+ * failed. Safe to call again for the same slot after a crash (the deliver-webhook workflow replays it):
+ *
+ * - a slot whose attempt completed is not sent again (its outcome is already on the delivery);
+ * - an attempt claimed but never completed (the process died while it was in flight) is closed as interrupted and
+ *   the request is sent again at once, in the same slot: it may never have left, and receivers de-duplicate on the
+ *   delivery id. So crashes never use up the schedule, and a delivery ends `failed` only after `slot` attempts that
+ *   were really answered (or timed out) without a 2xx.
+ */
+export async function attemptDelivery(deliveryId: string, slot: number, opts: { final: boolean }): Promise<AttemptResult> {
+  const db = await getDb();
+  const config = env();
+  const scheduledMs = config.WEBHOOK_RETRY_DELAYS[slot - 1] ?? 0;
+
+  // The common case in one statement: a pending delivery with fewer attempts than this slot and none left open is
+  // claimed at once. Otherwise (gone, ended, an attempt completed or cut short by an earlier run) the checks below
+  // say what to do first.
+  let delivery = await claimAttempt(db, deliveryId, new Date(), slot);
+  if (!delivery) {
+    const [current] = await db
+      .select({
+        status: webhookDeliveries.status,
+        attemptCount: webhookDeliveries.attemptCount,
+        cutShort: sql<boolean>`exists (select 1 from ${webhookDeliveryAttempts} a where a.delivery_id = ${webhookDeliveries.id} and a.completed_at is null)`,
+      })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, deliveryId))
+      .limit(1);
+    if (!current) return ended("gone");
+    if (current.status !== "pending") return ended(current.status);
+    // Completed by an earlier run that died before its step result was saved: that attempt failed (else not pending).
+    if (current.attemptCount >= slot) return opts.final ? ended("failed") : { outcome: "retry", retryInMs: scheduledMs };
+
+    const now = new Date();
+    if (current.cutShort) {
+      await db
+        .update(webhookDeliveryAttempts)
+        .set({ completedAt: now, interrupted: true, error: INTERRUPTED_ERROR })
+        .where(and(eq(webhookDeliveryAttempts.deliveryId, deliveryId), isNull(webhookDeliveryAttempts.completedAt)));
+    }
+    delivery = await claimAttempt(db, deliveryId, now, null);
+  }
   if (!delivery) {
     const [after] = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
     if (!after) return ended("gone");

@@ -2,10 +2,15 @@ import { and, arrayContains, eq } from "drizzle-orm";
 import type { AccountRef } from "@/lib/context";
 import { DEFAULT_ROWS_PER_STATEMENT } from "@/lib/db/chunks";
 import type { Executor, Tx } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
 import { webhooks, type WebhookEvent, type WebhookRow } from "@/lib/db/schema";
 import { enqueueMany, wakeRunner } from "@/lib/jobs/client";
 import { deliverWebhook } from "@/lib/jobs/workflows/deliver-webhook";
 import { insertDeliveries, type NewDelivery } from "./deliveries";
+import { activePrevious, type Previous } from "./rotation";
+
+/** What a fan-out needs of an account endpoint (a WebhookRow has it all). */
+export type Endpoint = Pick<WebhookRow, "id" | "accountId" | "url" | "events" | "secret" | "previousSecret" | "previousSecretExpiresAt">;
 
 export interface OutgoingEvent {
   event: WebhookEvent;
@@ -14,7 +19,14 @@ export interface OutgoingEvent {
   /** The recorded event this delivers (none for location.updated). */
   eventId?: string;
   /** For geofence.entry/exit: the geofence, whose own webhook (when it has one) receives the event too. */
-  geofence?: { id: string; notificationType: string; webhookUrl: string | null; webhookSecret: string | null };
+  geofence?: {
+    id: string;
+    notificationType: string;
+    webhookUrl: string | null;
+    webhookSecret: string | null;
+    /** Its webhook's previous secret while a rotation's overlap lasts, when the caller knows it (else it is looked up). */
+    previousSecret?: Previous;
+  };
 }
 
 /** After a commit that enqueued deliveries: tells this process's embedded runner to claim them (and nothing else). */
@@ -30,9 +42,10 @@ const DELIVERIES_PER_WRITE = DEFAULT_ROWS_PER_STATEMENT;
  * the kind — and starts their deliver-webhook workflows, all in the caller's transaction. The events × endpoints
  * product is walked lazily and written DELIVERIES_PER_WRITE rows at a time, so memory stays bounded whatever the
  * number of events and endpoints. Webhooks are an enterprise feature: on any other plan nothing is sent. `known`: the
- * account's enabled endpoints, when the caller has read them in this transaction.
+ * account's enabled endpoints, when the caller has read them in this transaction. Each batch's deliveries and workflow
+ * starts are written by statements issued together (the delivery ids are made here), one round trip.
  */
-export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[], known?: WebhookRow[]): Promise<number> {
+export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[], known?: Endpoint[]): Promise<number> {
   if (account.plan !== "enterprise" || events.length === 0) return 0;
   const endpoints =
     known ??
@@ -43,14 +56,17 @@ export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[
   let total = 0;
   let batch: NewDelivery[] = [];
   const flush = async () => {
-    const deliveries = await insertDeliveries(tx, batch);
-    await enqueueMany(
-      deliverWebhook,
-      deliveries.map((d) => ({ payload: { deliveryId: d.id }, eventId: `deliver-${d.id}` })),
-      { executor: tx },
-    );
-    total += deliveries.length;
+    const deliveries = batch.map((d) => ({ ...d, id: newId() }));
     batch = [];
+    await Promise.all([
+      insertDeliveries(tx, deliveries),
+      enqueueMany(
+        deliverWebhook,
+        deliveries.map((d) => ({ payload: { deliveryId: d.id }, eventId: `deliver-${d.id}` })),
+        { executor: tx },
+      ),
+    ]);
+    total += deliveries.length;
   };
   for (const row of deliveryRows(account, events, endpoints)) {
     batch.push(row);
@@ -61,14 +77,16 @@ export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[
 }
 
 /** The deliveries of the events, one at a time, in event order. */
-function* deliveryRows(account: AccountRef, events: OutgoingEvent[], endpoints: WebhookRow[]): Generator<NewDelivery> {
+function* deliveryRows(account: AccountRef, events: OutgoingEvent[], endpoints: Endpoint[]): Generator<NewDelivery> {
+  const now = new Date();
+  const previousOf = new Map(endpoints.map((e) => [e.id, activePrevious(e.previousSecret, e.previousSecretExpiresAt, now)]));
   for (const e of events) {
     const base = { accountId: account.id, event: e.event, payload: e.payload, trackableId: e.trackableId, geofenceId: e.geofence?.id ?? null, eventId: e.eventId ?? null };
     if (e.geofence?.notificationType === "webhook" && e.geofence.webhookUrl) {
-      yield { ...base, url: e.geofence.webhookUrl, secret: e.geofence.webhookSecret };
+      yield { ...base, url: e.geofence.webhookUrl, secret: e.geofence.webhookSecret, previous: e.geofence.previousSecret };
     }
     for (const endpoint of endpoints) {
-      if (endpoint.events.includes(e.event)) yield { ...base, url: endpoint.url, secret: endpoint.secret, webhookId: endpoint.id };
+      if (endpoint.events.includes(e.event)) yield { ...base, url: endpoint.url, secret: endpoint.secret, webhookId: endpoint.id, previous: previousOf.get(endpoint.id)! };
     }
   }
 }

@@ -6,7 +6,12 @@ import { notFound } from "@/lib/http/errors";
 import { generateWebhookSecret } from "./signature";
 import { bumpGeofencesVersion } from "@/lib/geofences/fence-cache";
 
-type Previous = { secret: string; expiresAt: Date } | null;
+export type Previous = { secret: string; expiresAt: Date } | null;
+
+/** A target's previous secret from its own columns, while the rotation's overlap lasts (what previousSecretsOf reads). */
+export function activePrevious(secret: string | null, expiresAt: Date | null, now = new Date()): Previous {
+  return secret && expiresAt && expiresAt > now ? { secret, expiresAt } : null;
+}
 type Target = { geofenceId?: string | null; webhookId?: string | null };
 
 /**
