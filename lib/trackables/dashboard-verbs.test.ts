@@ -68,9 +68,11 @@ describe("statuses and positions", () => {
     await ingestLocations({ ctx, trackableId: seen.id, inputs: [{ latitude: 52.5, longitude: 13.4, battery: 12 }] });
     const withLocation = await getTrackable({ ctx, id: seen.id });
     // The engine has evaluated it long ago and the sweep has marked it offline.
+    // (createTrackable made its state row.)
     await db
-      .insert(trackableStates)
-      .values({ trackableId: seen.id, accountId: ctx.account.id, status: "offline", lastSeenAt: at("2026-01-01T00:00:00.000Z") });
+      .update(trackableStates)
+      .set({ status: "offline", lastSeenAt: at("2026-01-01T00:00:00.000Z") })
+      .where(eq(trackableStates.trackableId, seen.id));
     const now = new Date();
     const statuses = await getTrackableStatuses({ ctx, trackables: [withLocation, quiet], now });
     // The location received just now is newer than the engine's state: online.

@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { locations, trackables, type LocationRow, type TrackableRow } from "@/lib/db/schema";
+import { queryRows } from "@/lib/db/rows";
 import { exitAllOnTrackableDelete } from "@/lib/geofences/synthetic";
 import { notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
@@ -71,13 +72,22 @@ export async function requireTrackable(ctx: Ctx, id: string): Promise<TrackableR
   return row;
 }
 
+/**
+ * Inserts the trackable, then its evaluation state row, so that its first location's evaluation finds the row to
+ * lock. (Evaluation creates a missing one itself, at the cost of a second round trip and its reads again: a crash
+ * between the two statements loses nothing.)
+ */
 export async function createTrackable({ ctx, input }: { ctx: Ctx; input: CreateTrackableInput }): Promise<Trackable> {
-  const [row] = await exec(ctx)
+  const db = exec(ctx);
+  const [row] = await db
     .insert(trackables)
     .values({ accountId: ctx.account.id, name: input.name, type: input.type, metadata: input.metadata })
     .returning();
+  await queryRows(db, CREATE_STATE, [row!.id, row!.accountId]);
   return serializeTrackable(row!, null);
 }
+
+const CREATE_STATE = "insert into trackable_states (trackable_id, account_id) values ($1::uuid, $2::uuid) on conflict (trackable_id) do nothing";
 
 const TrackableCursor = z.object({ id: z.uuid() });
 
