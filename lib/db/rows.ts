@@ -31,3 +31,9 @@ export function queryRows<T extends object>(db: Executor, text: string, params: 
   if (!client) return Promise.reject(new Error("queryRows: no postgres.js client behind this executor"));
   return client.unsafe(text, params as never[]).execute() as unknown as Promise<T[]>;
 }
+
+/**
+ * A timestamp column as epoch milliseconds (float8, exact at the millisecond precision timestamps are stored with),
+ * for fixed SQL whose rows are read without drizzle's mapping: `new Date(row.xMs)` on the way back.
+ */
+export const epochMs = (column: string): string => `(extract(epoch from ${column}) * 1000)::float8`;

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import type { AccountRef } from "@/lib/context";
-import { getDb, type Tx } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { getDb, type Executor, type Tx } from "@/lib/db/client";
+import { epochMs as ms, queryRows } from "@/lib/db/rows";
 import { trackableStates, type LocationRow, type TrackableStateRow, type WebhookEvent } from "@/lib/db/schema";
 import { describeError } from "@/lib/jobs/types";
 import { recordAndDeliver, wholeSeconds, type Happening } from "@/lib/events/events";
@@ -17,7 +17,7 @@ import {
 } from "@/lib/webhooks/payloads";
 import type { FenceCandidate } from "./candidates";
 import { accountFences, candidatesFromCache, shapesFromCache, type AccountFences } from "./fence-cache";
-import { fenceStatesOf, readFenceStates, saveFenceStates, type FenceStateChange } from "./fence-state";
+import { fenceStatesOf, readFenceStates, saveFenceStates, type FenceStateChange, type FenceStateRows } from "./fence-state";
 import { compareKeys, confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
 import { wakeDeliveries, type Endpoint } from "@/lib/webhooks/fan-out";
 import { activePrevious, type Previous } from "@/lib/webhooks/rotation";
@@ -94,7 +94,6 @@ export async function evaluateTrackables(trackableIds: readonly string[]): Promi
 // any number of trackables, prepared once per connection, so a round builds no query and maps no row through the
 // query builder (drizzle's building and mapping was ~0.15 ms a round, about a sixth of a device post's CPU).
 // Timestamps come back as epoch milliseconds (float8, exact for the millisecond precision they are stored with).
-const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 const LOCK_STATES = `select trackable_id as "trackableId", ${ms("evaluated_timestamp")} as "evaluatedMs",
     evaluated_location_id as "evaluatedLocationId", status, ${ms("last_seen_at")} as "lastSeenMs", battery
   from trackable_states where trackable_id = any($1::uuid[]) order by trackable_id for update`;
@@ -142,6 +141,13 @@ interface Locked {
   cursor: Cursor | null;
 }
 
+interface LockedReads {
+  locked: Locked[];
+  endpoints: Endpoint[];
+  points: Map<string, Point[]>;
+  fenceRows: Awaited<FenceStateRows>;
+}
+
 /**
  * Locks the trackables' state rows (created when missing) in id order — two rounds sharing trackables lock them in the
  * same order and never deadlock — and reads, in statements issued right behind the locks (one round trip, run after
@@ -149,36 +155,23 @@ interface Locked {
  * version, the enabled endpoints of their enterprise accounts, up to `limit` points after each one's cursor, and their
  * memberships and pending crossings. A geofence change that locked a trackable's state (a synthetic transition) has
  * committed by the time these reads start, so the cached geofences are never older than what that change left.
- * Deleted trackables are left out. A trackable's first round takes a second round trip (its state row is created,
- * locked and read again).
+ * Deleted trackables are left out.
  */
-async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: number) {
+async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: number, createMissing = true): Promise<LockedReads> {
   const ids = [...trackableIds].sort();
-  const issue = (of: string[]) =>
-    [
-      queryRows<StateRow>(tx, LOCK_STATES, [of]),
-      queryRows<Owner>(tx, OWNERS, [of]),
-      queryRows<EndpointRow>(tx, ENDPOINTS, [of]),
-      queryRows<PointRow>(tx, POINTS_AFTER_CURSORS, [of, limit]),
-      readFenceStates(tx, of),
-    ] as const;
-  const reads = await Promise.all(issue(ids));
-  const [rows, owners, endpointRows, pointRows] = reads;
-  let fenceRows = reads[4];
-  if (rows.length < ids.length) {
-    // Their points, memberships and crossings are read again after the lock (none were read without a state row).
+  const [rows, owners, endpointRows, pointRows, fenceRows] = await Promise.all([
+    queryRows<StateRow>(tx, LOCK_STATES, [ids]),
+    queryRows<Owner>(tx, OWNERS, [ids]),
+    queryRows<EndpointRow>(tx, ENDPOINTS, [ids]),
+    queryRows<PointRow>(tx, POINTS_AFTER_CURSORS, [ids, limit]),
+    readFenceStates(tx, ids),
+  ]);
+  if (rows.length < ids.length && createMissing) {
+    // A trackable without its state row (createTrackable makes it; one made before that, or a crash between the two
+    // statements): created, then everything locked and read again, once (a deleted trackable stays missing).
     const have = new Set(rows.map((s) => s.trackableId));
-    const missing = ids.filter((id) => !have.has(id));
-    const created = queryRows(tx, CREATE_STATES, [missing]);
-    const [, more, moreOwners, , morePoints, moreFences] = await Promise.all([created, ...issue(missing)]);
-    rows.push(...more);
-    const again = new Set(missing);
-    owners.splice(0, owners.length, ...owners.filter((o) => !again.has(o.id)), ...moreOwners);
-    pointRows.push(...morePoints);
-    fenceRows = [
-      [...fenceRows[0].filter((r) => !again.has(r.trackableId)), ...moreFences[0]],
-      [...fenceRows[1].filter((r) => !again.has(r.trackableId)), ...moreFences[1]],
-    ];
+    await createTrackableStates(tx, ids.filter((id) => !have.has(id)));
+    return lockAndRead(tx, ids, limit, false);
   }
   const byId = new Map(owners.map((t) => [t.id, t]));
   const locked = rows.flatMap((row): Locked[] => {
@@ -195,6 +188,14 @@ async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: numbe
     return [{ t, state, cursor }];
   });
   return { locked, endpoints: endpointRows.map(endpointOf), points: pointsByTrackable(pointRows), fenceRows };
+}
+
+/**
+ * The evaluation state rows of these trackables, where missing (createTrackable makes a new trackable's; a round makes
+ * any that is still missing before it locks them). One statement, in id order.
+ */
+export function createTrackableStates(db: Executor, trackableIds: readonly string[]): Promise<unknown> {
+  return queryRows(db, CREATE_STATES, [[...trackableIds].sort()]);
 }
 
 /** Each trackable's points, in evaluation order. */

@@ -1,7 +1,7 @@
 import type { Tx } from "@/lib/db/client";
 import { geofenceMemberships, geofencePendingCrossings } from "@/lib/db/schema";
 import { insertUnnested } from "@/lib/db/bulk";
-import { queryRows } from "@/lib/db/rows";
+import { epochMs as ms, queryRows } from "@/lib/db/rows";
 import type { FenceCandidate } from "./candidates";
 import { NO_MEMORY, type FenceMemory, type Fix, type Transition } from "./evaluation";
 
@@ -22,7 +22,6 @@ const EMPTY = (): FenceState => ({ inside: new Set(), memory: new Map(), shapes:
 // The statements, as fixed SQL text with the trackables (or the pairs) as uuid[] parameters: prepared once per
 // connection, and issued without waiting for one another (lib/db/rows.ts), so a round's reads of its state go out in
 // one round trip with its locks, and its writes in one with the rest of its writes.
-const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 const MEMBERS = `select trackable_id as "trackableId", geofence_id as "geofenceId", ${ms("entered_at")} as "enteredMs", dwelt
   from geofence_memberships where trackable_id = any($1::uuid[])`;
 const PENDING = `select trackable_id as "trackableId", geofence_id as "geofenceId", location_id as "locationId",

@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { locations, trackables, type LocationRow, type TrackableRow } from "@/lib/db/schema";
-import { queryRows } from "@/lib/db/rows";
+import { createTrackableStates } from "@/lib/geofences/evaluate-trackable";
 import { exitAllOnTrackableDelete } from "@/lib/geofences/synthetic";
 import { notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
@@ -83,11 +83,9 @@ export async function createTrackable({ ctx, input }: { ctx: Ctx; input: CreateT
     .insert(trackables)
     .values({ accountId: ctx.account.id, name: input.name, type: input.type, metadata: input.metadata })
     .returning();
-  await queryRows(db, CREATE_STATE, [row!.id, row!.accountId]);
+  await createTrackableStates(db, [row!.id]);
   return serializeTrackable(row!, null);
 }
-
-const CREATE_STATE = "insert into trackable_states (trackable_id, account_id) values ($1::uuid, $2::uuid) on conflict (trackable_id) do nothing";
 
 const TrackableCursor = z.object({ id: z.uuid() });
 
