@@ -133,7 +133,9 @@ describe("POST /ingest/owntracks", () => {
     const none = await post(token, message, { "Content-Type": "application/json" });
     expectError(none, 401, "unauthorized");
     expect(none.headers.get("www-authenticate")).toMatch(/^Basic realm="Fenceline"/);
-    expectError(await post(token, message, androidHeaders(`${token.slice(0, -1)}x`)), 401, "unauthorized");
+    // One character changed (never to the one it already was: a token ending in "x" made this pass as valid).
+    const altered = `${token.slice(0, -1)}${token.endsWith("x") ? "y" : "x"}`;
+    expectError(await post(token, message, androidHeaders(altered)), 401, "unauthorized");
     expectError(await post(token, message, androidHeaders(account.key)), 401, "unauthorized"); // an API key is not a device token
     expect((await account.api("DELETE", `/trackables/${trackableId}/device-tokens/${tokenId}`)).status).toBe(204);
     expectError(await post(token, message), 401, "unauthorized");
