@@ -5,7 +5,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * What reading a request takes of it: a web Request has these, and so does the lean device path's view of a node
- * request (lib/server/device-path.ts), which is far cheaper to make than a Request.
+ * request (lib/server/lean-path.ts), which is far cheaper to make than a Request.
  */
 export type RequestLike = Pick<Request, "method" | "url" | "headers" | "body">;
 
@@ -52,7 +52,7 @@ const unsupportedMediaType = (type: string | null) =>
  * Parses a JSON body that must be an object; an empty body counts as {} when `emptyAsObject`. A body whose
  * Content-Type is not JSON is refused (415) before it is read when its headers announce one, and after otherwise.
  */
-export async function readJsonObject(req: Request, opts: { emptyAsObject?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function readJsonObject(req: RequestLike, opts: { emptyAsObject?: boolean } = {}): Promise<Record<string, unknown>> {
   const contentType = mediaType(req);
   const announced = Number(req.headers.get("content-length")) > 0 || req.headers.has("transfer-encoding");
   if (announced && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);

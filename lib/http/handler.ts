@@ -2,6 +2,7 @@ import { verifyApiKey } from "@/lib/api-keys/keys";
 import type { Ctx, Plan } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { apiLimiter, authFailureLimiter, rateLimitHeaders, type RateLimitResult } from "@/lib/rate-limit";
+import type { RequestLike } from "./body";
 import { clientIp } from "./client-ip";
 import { ApiError, errorBody, type ErrorCode } from "./errors";
 
@@ -14,8 +15,9 @@ export interface RouteContext {
 }
 export type RouteHandler = (req: Request, context: RouteContext) => Promise<Response>;
 
-export interface HandlerArgs {
-  req: Request;
+/** What a handler is called with; `R` is RequestLike for a handler the app server's lean path also calls. */
+export interface HandlerArgs<R extends RequestLike = Request> {
+  req: R;
   ctx: Ctx;
   params: Params;
 }
@@ -56,10 +58,10 @@ export function bearer(req: Pick<Request, "headers">): string | null {
  * limit (429, and X-RateLimit-* on every response), the plan (403), then the handler; every error becomes the
  * JSON envelope and nothing else ever reaches the client.
  */
-export function withApiKey(
-  handler: (args: HandlerArgs) => Promise<Response>,
+export function withApiKey<R extends RequestLike = Request>(
+  handler: (args: HandlerArgs<R>) => Promise<Response>,
   opts: { requiredPlan?: Plan } = {},
-): RouteHandler {
+): (req: R, context: RouteContext) => Promise<Response> {
   return async (req, context) => {
     let limitHeaders: Record<string, string> = {};
     try {

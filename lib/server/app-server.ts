@@ -5,7 +5,7 @@ import { env } from "@/lib/config/env";
 import { apiRequestUrl } from "@/lib/http/api-path";
 import { errorBody } from "@/lib/http/errors";
 import { CLIENT_IP_HEADER, clientAddress } from "./client-address";
-import { leanDeviceRoute, serveDeviceIngest } from "./device-path";
+import { leanRoute } from "./lean-path";
 import { pageKind, securityHeaders } from "./security-headers";
 
 export interface AppServerOptions {
@@ -31,14 +31,15 @@ const FORWARDED_HOST_HEADERS = ["x-forwarded-host", "x-forwarded-proto", "x-forw
  * Fenceline's HTTP server: Next.js's request handler behind a thin Node layer that does what only the socket owner
  * can do before Next.js sees the request — the client address (from the socket and TRUST_PROXY, overwritten on every
  * request), a refusal of paths that are not valid percent-encoded UTF-8, a 403 for cross-origin server-action posts,
- * and the security headers of each kind of page (with the per-request CSP nonce Next.js puts on its scripts). Device
- * posts to /ingest/* are then answered here, by the same verb as the Next.js routes (lib/server/device-path.ts).
+ * and the security headers of each kind of page (with the per-request CSP nonce Next.js puts on its scripts). Posts
+ * that carry positions (device posts to /ingest/*, POST /api/v1/trackables/{id}/locations) are then answered here, by
+ * the same code as the Next.js routes (lib/server/lean-path.ts).
  */
 export async function createAppServer(opts: AppServerOptions = {}): Promise<AppServer> {
   const config = env();
   const trustProxy = opts.trustProxy ?? config.TRUST_PROXY;
   const appHost = new URL(config.APP_URL).host;
-  const appOrigin = new URL(config.APP_URL).origin;
+  const leanOptions = { origin: new URL(config.APP_URL).origin, compress: config.HTTP_COMPRESSION };
   const app = next({ dev: false, dir: opts.dir ?? process.cwd(), customServer: true });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -72,10 +73,10 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
       return res.end("Forbidden: a server action may only be posted from this site's own pages.");
     }
 
-    // Device posts take the lean path: the same verb as the /ingest routes, without Next.js (lib/server/device-path.ts).
-    const device = leanDeviceRoute(req.method, pathname);
-    if (device) {
-      serveDeviceIngest(device, req, res, appOrigin).catch((err: unknown) => {
+    // Posts that carry positions take the lean path: the same code as their routes, without Next.js (lib/server/lean-path.ts).
+    const lean = leanRoute(req.method, pathname);
+    if (lean) {
+      lean(req, res, leanOptions).catch((err: unknown) => {
         console.error(`[server] ${req.method} ${pathname} failed:`, err);
         if (res.headersSent) return res.destroy();
         sendJson(res, 500, errorBody("internal_error", "An internal error occurred. Try again later."));

@@ -1,14 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { DeviceFormat } from "@/lib/devices/formats/common";
 import { MAX_BODY_BYTES, type RequestLike } from "@/lib/http/body";
 import { CLIENT_IP_HEADER } from "./client-address";
 
-// The lean device path: the app server answers a tracking app's post itself, with the same verb the Next.js routes
-// under app/ingest call (handleDeviceIngest: token, rate limit, validation, store), without Next.js's routing,
-// request wrapping and response pipeline, which cost more CPU than the store itself. Like Traccar's dedicated device
-// port, but on the same port and behind the same client-address and security-header work of the app server. Only the
-// methods that store points come here; everything else (OPTIONS, 405s, HEAD, unknown /ingest paths) still goes to
-// Next.js, whose routes stay for `next dev`.
+// The lean path: the app server answers the posts that carry positions itself — a tracking app's post to /ingest/*
+// and POST /api/v1/trackables/{id}/locations — with the same code the Next.js routes call (handleDeviceIngest for the
+// devices, postLocations for the API: key, rate limit, validation, store), without Next.js's routing, request wrapping
+// and response pipeline, which cost more CPU than the store itself. Like Traccar's dedicated device port, but on the
+// same port and behind the same client-address and security-header work of the app server. Only the methods that
+// store points come here; everything else (OPTIONS, 405s, HEAD, unknown paths) still goes to Next.js, whose routes
+// stay for `next dev`.
 
 type AnyFormat = DeviceFormat<unknown>;
 type Loader = () => Promise<AnyFormat>;
@@ -35,12 +38,7 @@ const FORMATS: Record<string, { methods: readonly string[]; load: Loader }> = {
   "/ingest/overland": { methods: ["POST"], load: once(async () => (await import("@/lib/devices/formats/overland")).overland as AnyFormat) },
 };
 const ingestModule = once(() => import("@/lib/devices/ingest"));
-
-/** The device format that answers this request on the lean path, or null when Next.js answers it. */
-export function leanDeviceRoute(method: string | undefined, pathname: string): Loader | null {
-  const route = FORMATS[pathname];
-  return route && method && route.methods.includes(method) ? route.load : null;
-}
+const locationsModule = once(() => import("@/lib/locations/post"));
 
 /**
  * The request body, at most MAX_BODY_BYTES + 1 bytes of it: the verb's readBodyText then refuses an oversized body
@@ -112,14 +110,71 @@ const REWRITTEN = new Set([
   "content-security-policy-report-only",
 ]);
 
-/** Answers a device post with handleDeviceIngest; the security headers are already on `res`. */
-export async function serveDeviceIngest(load: Loader, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+/** A request the lean path answers; the security headers are already on `res`. */
+export type LeanHandler = (req: IncomingMessage, res: ServerResponse, opts: LeanOptions) => Promise<void>;
+export interface LeanOptions {
+  /** The app's origin (APP_URL's), for the request's URL. */
+  origin: string;
+  /** HTTP_COMPRESSION: gzip replies of 1 KB or more for clients that accept it, as Next.js does. */
+  compress: boolean;
+}
+
+const LOCATIONS_PATH = /^\/api\/v1\/trackables\/([^/]+)\/locations$/;
+
+/** The handler that answers this request on the lean path, or null when Next.js answers it. */
+export function leanRoute(method: string | undefined, pathname: string): LeanHandler | null {
+  if (method === "POST") {
+    const id = LOCATIONS_PATH.exec(pathname)?.[1];
+    // The segment as it came: pathId decodes it (as it does what Next.js hands the route).
+    if (id !== undefined) return (req, res, opts) => serveLocationPost(id, req, res, opts);
+  }
+  const device = FORMATS[pathname];
+  if (device && method && device.methods.includes(method)) return (req, res, opts) => serveDeviceIngest(device.load, req, res, opts);
+  return null;
+}
+
+async function serveDeviceIngest(load: Loader, req: IncomingMessage, res: ServerResponse, opts: LeanOptions): Promise<void> {
   const [{ handleDeviceIngest }, format, { body, truncated }] = await Promise.all([ingestModule(), load(), readBody(req)]);
-  const response = await handleDeviceIngest(format, toRequestLike(req, origin, body));
+  await send(req, res, await handleDeviceIngest(format, toRequestLike(req, opts.origin, body)), truncated, opts);
+}
+
+async function serveLocationPost(trackableId: string, req: IncomingMessage, res: ServerResponse, opts: LeanOptions): Promise<void> {
+  const [{ postLocations }, { body, truncated }] = await Promise.all([locationsModule(), readBody(req)]);
+  const response = await postLocations(toRequestLike(req, opts.origin, body), { params: Promise.resolve({ trackableId }) });
+  await send(req, res, response, truncated, opts);
+}
+
+const gzipAsync = promisify(gzip);
+const COMPRESS_FROM_BYTES = 1024;
+
+/** The response on `res`; gzipped (off the event loop, in libuv's pool) when it is 1 KB or more and the client takes gzip. */
+async function send(req: IncomingMessage, res: ServerResponse, response: Response, truncated: boolean, opts: LeanOptions): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
   if (truncated) res.setHeader("Connection", "close");
-  const payload = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  let payload = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  if (payload && payload.length >= COMPRESS_FROM_BYTES && opts.compress) {
+    res.setHeader("Vary", "Accept-Encoding");
+    if (acceptsGzip(req.headers["accept-encoding"])) {
+      payload = await gzipAsync(payload);
+      res.setHeader("Content-Encoding", "gzip");
+    }
+  }
   if (payload) res.setHeader("Content-Length", payload.length);
   res.end(payload);
+}
+
+/** Whether an Accept-Encoding header takes gzip: listed (or `*`) without `q=0`. */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(",") : (header ?? "");
+  let gzipQ: number | null = null;
+  let anyQ: number | null = null;
+  for (const part of value.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    const weight = q === undefined ? 1 : Number(q);
+    if (name === "gzip" || name === "x-gzip") gzipQ = weight;
+    else if (name === "*") anyQ = weight;
+  }
+  return (gzipQ ?? anyQ ?? 0) > 0;
 }

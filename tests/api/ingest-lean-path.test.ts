@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { newAccount } from "../harness/client";
 import { newDevice, send, storedLocations } from "../support/devices";
 
-// The app server answers device posts itself (lib/server/device-path.ts), not through Next.js. Every response Next.js
+// The app server answers posts that carry positions itself (lib/server/lean-path.ts), not through Next.js. Every response Next.js
 // renders carries its router's `Vary: rsc, next-router-state-tree, …` (the 405 and 404 below show it), so a device
 // post answered without it was never seen by Next.js — and still has the app server's client address, security
 // headers and the verb's behaviour.
@@ -50,5 +51,72 @@ describe("the lean device path", () => {
     const unknown = await send("POST", "/ingest/nothing-here");
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("vary")).toMatch(NEXT_VARY);
+  });
+});
+
+describe("the lean path of POST /api/v1/trackables/{id}/locations", () => {
+  const post = (key: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    send("POST", `/api/v1${path}`, {
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it("stores a point and a batch with the route's reply, rate-limit headers and the app server's headers", async () => {
+    const account = await newAccount();
+    const trackable = await account.api("POST", "/trackables", { name: "Van" });
+    const single = await post(account.key, `/trackables/${trackable.body.id}/locations`, { latitude: 52.5, longitude: 13.4 }, { "Accept-Encoding": "gzip" });
+    expect(single.status, single.text).toBe(201);
+    expect(single.json.data).toEqual([expect.objectContaining({ latitude: 52.5, longitude: 13.4, trackableId: trackable.body.id })]);
+    expect(single.headers.get("vary") ?? "").not.toMatch(NEXT_VARY);
+    expect(single.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+    expect(single.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(single.headers.get("cache-control")).toBe("no-store");
+    // Under 1 KB: sent as it is (a gzip stream would cost more CPU than it saves bytes).
+    expect(single.headers.get("content-encoding")).toBeNull();
+    expect(single.headers.get("content-length")).toBe(String(Buffer.byteLength(single.text)));
+
+    // A batch's reply is over 1 KB: gzipped for a client that takes gzip, as Next.js would, identical once decoded.
+    const t0 = Date.now() - 60_000;
+    const locations = Array.from({ length: 20 }, (_, i) => ({ latitude: 52.5 + i / 1000, longitude: 13.4, timestamp: new Date(t0 + i * 1000).toISOString() }));
+    const gzipped = await post(account.key, `/trackables/${trackable.body.id}/locations`, { locations }, { "Accept-Encoding": "gzip" });
+    expect(gzipped.status, gzipped.text).toBe(201);
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gzipped.headers.get("vary")).toBe("Accept-Encoding");
+    expect(gzipped.json.data.map((l: { latitude: number }) => l.latitude)).toEqual(locations.map((l) => l.latitude));
+    const identity = await post(account.key, `/trackables/${trackable.body.id}/locations`, { locations: locations.map((l) => ({ ...l, timestamp: new Date(Date.parse(l.timestamp) + 30_000).toISOString() })) }, { "Accept-Encoding": "gzip;q=0, identity" });
+    expect(identity.status, identity.text).toBe(201);
+    expect(identity.headers.get("content-encoding")).toBeNull();
+    expect(await storedLocations(account, trackable.body.id)).toHaveLength(41);
+  });
+
+  it("answers errors as the route does; other methods and a trailing slash still reach Next.js", async () => {
+    const account = await newAccount();
+    const trackable = await account.api("POST", "/trackables", { name: "Van" });
+    const path = `/trackables/${trackable.body.id}/locations`;
+
+    const unauthorized = await post("not-a-key", path, { latitude: 1, longitude: 1 });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.json.error.code).toBe("unauthorized");
+    expect(unauthorized.headers.get("www-authenticate")).toContain("Bearer");
+    const invalid = await post(account.key, path, { latitude: 91, longitude: 1 });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json.error.code).toBe("invalid_request");
+    const wrongType = await send("POST", `/api/v1${path}`, { headers: { Authorization: `Bearer ${account.key}`, "Content-Type": "text/plain" }, body: "{}" });
+    expect(wrongType.status).toBe(415);
+    const unknown = await post(account.key, "/trackables/00000000-0000-4000-8000-000000000000/locations", { latitude: 1, longitude: 1 });
+    expect(unknown.status).toBe(404);
+    const otherAccount = await newAccount();
+    expect((await post(otherAccount.key, path, { latitude: 1, longitude: 1 })).status).toBe(404);
+    const blank = await post(account.key, "/trackables//locations", { latitude: 1, longitude: 1 });
+    expect(blank.status).toBe(400);
+    expect(blank.json.error.message).toBe("Missing required parameter: trackableId");
+    for (const res of [unauthorized, invalid, wrongType, unknown, blank]) expect(res.headers.get("vary") ?? "").not.toMatch(NEXT_VARY);
+
+    const listed = await account.api("GET", path);
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get("vary")).toMatch(NEXT_VARY);
+    const slash = await post(account.key, `${path}/`, { latitude: 1, longitude: 1 });
+    expect(slash.status, slash.text).toBe(201);
+    expect(slash.headers.get("vary")).toMatch(NEXT_VARY);
   });
 });
