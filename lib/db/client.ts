@@ -130,7 +130,8 @@ async function startEmbeddedDatabase(dir: string, role: LockRole): Promise<{ soc
   // scripts, the tests); none of the app's own node flags (a CPU profile, an inspector). spawn, not fork: the bundler
   // leaves it alone (it would try to bundle a forked module's path).
   const bundle = process.env.FENCELINE_SERVER_BUNDLE;
-  const entry = bundle ? [path.join(bundle, "embedded-server.mjs")] : ["--import", "tsx", path.join(process.cwd(), "lib", "db", "embedded-server.ts")];
+  // --expose-gc: the database process collects initdb's memory after making a new data directory (embedded-server.ts).
+  const entry = ["--expose-gc", ...(bundle ? [path.join(bundle, "embedded-server.mjs")] : ["--import", "tsx", path.join(process.cwd(), "lib", "db", "embedded-server.ts")])];
   const child: ChildProcess = spawn(process.execPath, entry, {
     env: { ...process.env, FENCELINE_EMBEDDED_DIR: path.resolve(dir), FENCELINE_EMBEDDED_ROLE: role, FENCELINE_EMBEDDED_SOCKET: socket },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
