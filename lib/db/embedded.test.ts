@@ -86,6 +86,9 @@ describe.skipIf(!!process.env.DATABASE_URL)("the embedded database in its own pr
       await outside;
       expect(order).toEqual(["transaction", "outside"]);
       expect(await executeRows<{ n: number }>(db, sql`select count(*)::int as n from waits`)).toEqual([{ n: 2 }]);
+
+      // Its memory settings (embedded-server.ts): a quarter of Postgres's default shared buffers.
+      expect(await executeRows(db, sql`select current_setting('shared_buffers') as "sharedBuffers"`)).toEqual([{ sharedBuffers: "32MB" }]);
     } finally {
       await closeDb();
     }
