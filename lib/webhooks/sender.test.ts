@@ -151,3 +151,67 @@ describe("sendWebhook outbound safety", () => {
     expect(r.error).toMatch(/^Timed out after 200 ms/);
   });
 });
+
+describe("sendWebhook connections", () => {
+  /**
+   * A receiver on a raw socket: answers 200 to each request, keeps the connection open, and (with `resetSecond`)
+   * resets a connection when a second request arrives on it, as a receiver that closed an idle connection does.
+   */
+  async function receiver(resetSecond: boolean) {
+    let connections = 0;
+    let answered = 0;
+    const open = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      connections++;
+      open.add(socket);
+      socket.on("close", () => open.delete(socket));
+      let requests = 0;
+      let buffer = "";
+      socket.on("data", (chunk) => {
+        buffer += chunk.toString("latin1");
+        // Each request is headers and a 2-byte body ("{}").
+        for (let end = buffer.indexOf("\r\n\r\n"); end !== -1 && buffer.length >= end + 6; end = buffer.indexOf("\r\n\r\n")) {
+          buffer = buffer.slice(end + 6);
+          requests++;
+          if (resetSecond && requests === 2) return socket.resetAndDestroy();
+          answered++;
+          socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok");
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`;
+    return {
+      url,
+      stats: () => ({ connections, answered }),
+      close: () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          for (const socket of open) socket.destroy();
+        }),
+    };
+  }
+  const post = (url: string) => sendWebhook({ url, body: "{}", headers: { "Content-Type": "application/json" }, timeoutMs: 2000, allowPrivate: true });
+
+  it("keeps the connection to a receiver open between deliveries", async () => {
+    const r = await receiver(false);
+    try {
+      for (let i = 0; i < 3; i++) expect((await post(r.url)).statusCode).toBe(200);
+      expect(r.stats()).toEqual({ connections: 1, answered: 3 });
+    } finally {
+      await r.close();
+    }
+  });
+
+  it("sends again on a new connection, once, when a kept-open connection turns out to be closed", async () => {
+    const r = await receiver(true);
+    try {
+      expect((await post(r.url)).ok).toBe(true);
+      const second = await post(r.url);
+      expect(second.ok, second.error ?? "").toBe(true);
+      expect(r.stats()).toEqual({ connections: 2, answered: 2 });
+    } finally {
+      await r.close();
+    }
+  });
+});

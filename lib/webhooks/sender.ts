@@ -32,6 +32,20 @@ export interface SendResult {
 
 const defaultResolve = (hostname: string) => dns.lookup(hostname, { all: true, verbatim: true });
 
+/**
+ * Connections to receivers are kept open between deliveries (one TCP connect, and for https one TLS handshake, per
+ * connection instead of per delivery). An idle connection is closed after 4 s, or a second before the receiver's own
+ * `Keep-Alive: timeout=` says it will close it (Node's agent reads that hint). A pooled connection was made to an
+ * address checked when it was opened, for the same host and port; every delivery still checks what the host resolves
+ * to now before it is sent at all.
+ */
+const KEEP_ALIVE = { keepAlive: true, timeout: 4_000 };
+const agents = { "http:": new http.Agent(KEEP_ALIVE), "https:": new https.Agent(KEEP_ALIVE) };
+
+/** A request that failed on a kept-open connection before any answer: the receiver closed it while it was idle. */
+const staleConnection = (err: NodeJS.ErrnoException, reused: boolean) =>
+  reused && (err.code === "ECONNRESET" || err.code === "EPIPE" || err.message === "socket hang up");
+
 const ABORTED = Symbol("aborted");
 
 /** The promise's value, or ABORTED as soon as the signal fires (the promise itself runs on). */
@@ -106,15 +120,16 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
 
   if (signal.aborted) return timedOut(`DNS lookup of ${hostname}`);
   const transport = url.protocol === "https:" ? https : http;
-  try {
-    return await new Promise<SendResult>((resolve, reject) => {
+  // pooled: false makes a connection of its own (the retry after a kept-open connection turned out to be closed).
+  const exchange = (pooled: boolean) =>
+    new Promise<SendResult>((resolve, reject) => {
       const request = transport.request(
         url,
         {
           method: "POST",
           headers: { ...req.headers, "Content-Length": String(Buffer.byteLength(req.body)) },
           signal,
-          agent: false,
+          agent: pooled ? agents[url.protocol as keyof typeof agents] : false,
           // Pinned: connect to the address checked above, whatever DNS says now. TLS still verifies the hostname.
           lookup: (_host, options, callback) => {
             if ((options as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }]);
@@ -151,9 +166,18 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
           res.on("error", (err) => (size >= RESPONSE_BODY_LIMIT ? finish() : reject(err)));
         },
       );
-      request.on("error", reject);
+      request.on("error", (err: NodeJS.ErrnoException) => reject(Object.assign(err, { reusedSocket: request.reusedSocket })));
       request.end(req.body);
     });
+  try {
+    try {
+      return await exchange(true);
+    } catch (err) {
+      // Sent again, once, on a new connection: a kept-open connection the receiver had closed, so the request did not
+      // reach it (and should it have, receivers de-duplicate on webhook-id).
+      if (signal.aborted || !staleConnection(err as NodeJS.ErrnoException, (err as { reusedSocket?: boolean }).reusedSocket === true)) throw err;
+      return await exchange(false);
+    }
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const message =
