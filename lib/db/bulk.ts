@@ -1,4 +1,4 @@
-import { getTableColumns, getTableName, sql, type SQL } from "drizzle-orm";
+import { getTableColumns, getTableName } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "./client";
 import { queryRows } from "./rows";
@@ -44,16 +44,4 @@ export async function insertUnnested<T extends PgTable>(
   const arrays = columns.map(([, c], i) => `$${i + 1}::text[]::${c.getSQLType()}[]`).join(", ");
   const text = `insert into "${getTableName(table)}" (${names}) select * from unnest(${arrays})${opts.onConflict ? ` ${opts.onConflict}` : ""}`;
   await queryRows(db, text, params);
-}
-
-/** `(a, b) IN (the pairs)` with the pairs as two uuid[] parameters: the same text for any number of pairs. */
-export function uuidPairsIn(a: PgColumn, b: PgColumn, pairs: ReadonlyArray<readonly [string, string]>): SQL {
-  const firsts = sql.param(pairs.map(([x]) => x));
-  const seconds = sql.param(pairs.map(([, y]) => y));
-  return sql`(${a}, ${b}) in (select * from unnest(${firsts}::uuid[], ${seconds}::uuid[]))`;
-}
-
-/** `column = any(the ids)` with the ids as one uuid[] parameter: the same text for any number of ids. */
-export function uuidIn(column: PgColumn, ids: readonly string[]): SQL {
-  return sql`${column} = any(${sql.param([...ids])}::uuid[])`;
 }

@@ -17,7 +17,7 @@ type AnyFormat = DeviceFormat<unknown>;
 type Loader = () => Promise<AnyFormat>;
 
 /**
- * `load`, called once: the modules are imported on the first device post, not at start (the app server starts before
+ * `load`, called once: the modules are imported on the first post they answer, not at start (the app server starts before
  * anything touches the database). An `import()` per request would cost more than the post itself: each one goes
  * through the module loader's resolution (under tsx, a round trip to its loader thread and file-system checks).
  */
