@@ -7,6 +7,7 @@
 // channel closes: the app exited, crashed or was killed with kill -9 (then this process finishes closing on its own,
 // still holding the lock, so a server started at once waits for it instead of opening the files twice).
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { acquireEmbeddedLock, alive, EmbeddedDatabaseBusyError, readEmbeddedLock, type LockRole } from "./embedded-lock";
 
@@ -32,6 +33,38 @@ async function lock(): Promise<() => void> {
       await sleep(100);
     }
   }
+}
+
+/**
+ * The replies to one batch of pipelined statements go out in one write, not one per message: the socket server writes
+ * every piece of PGlite's output as it comes (ParseComplete, BindComplete, each statement's rows…), which made the
+ * app's process wake up and read once per piece. The socket is corked at a batch's first write and uncorked when the
+ * batch is done (the check phase after it: PGlite runs the batch's messages one after another without yielding to
+ * the event loop), so the pieces leave together, in order. Measured side by side (bench/README.md, session 10): CPU
+ * per event on the embedded database 13.95 / 12.62 → 12.18 / 9.82 ms. Reaches into the package's net.Server (a
+ * private field): if a version has none, it says so and replies go out piece by piece, as before.
+ */
+function coalesceReplies(socketServer: object): void {
+  const netServer = (socketServer as { server?: unknown }).server;
+  if (!(netServer instanceof net.Server)) {
+    console.warn("[fenceline] the embedded database's socket server has no net.Server to coalesce replies on");
+    return;
+  }
+  netServer.prependListener("connection", (socket: net.Socket) => {
+    const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+    let corked = false;
+    socket.write = ((...args: unknown[]) => {
+      if (!corked) {
+        corked = true;
+        socket.cork();
+        setImmediate(() => {
+          corked = false;
+          socket.uncork();
+        });
+      }
+      return write(...args);
+    }) as typeof socket.write;
+  });
 }
 
 async function main() {
@@ -66,6 +99,7 @@ async function main() {
   // protocol's messages of several clients (a Parse of one between the Bind and Execute of another).
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
   await server.start();
+  coalesceReplies(server);
   fs.chmodSync(socketPath, 0o600);
 
   let closing: Promise<void> | undefined;
