@@ -1,7 +1,6 @@
 // POST /api/v1/trackables/{trackableId}/locations: the one handler both the Next.js route and the app server's lean path
 // (lib/server/lean-path.ts) call, so the two cannot answer differently.
-import type { RequestLike } from "@/lib/http/body";
-import { readJsonObject } from "@/lib/http/body";
+import { readJsonObject, type RequestLike } from "@/lib/http/body";
 import { json, withApiKey } from "@/lib/http/handler";
 import { pathId } from "@/lib/http/params";
 import { ingestLocations } from "./locations";

@@ -144,10 +144,8 @@ interface ClaimedAttempt {
 }
 
 async function claimAttempt(db: Executor, deliveryId: string, now: Date, slot: number | null): Promise<ClaimedAttempt | undefined> {
-  const [claimed] =
-    slot === null
-      ? await queryRows<ClaimedAttempt>(db, CLAIM_NEXT, [deliveryId, now.toISOString()])
-      : await queryRows<ClaimedAttempt>(db, CLAIM_SLOT, [deliveryId, now.toISOString(), slot]);
+  const params = [deliveryId, now.toISOString()];
+  const [claimed] = await queryRows<ClaimedAttempt>(db, slot === null ? CLAIM_NEXT : CLAIM_SLOT, slot === null ? params : [...params, slot]);
   return claimed;
 }
 

@@ -42,9 +42,8 @@ const defaultResolve = (hostname: string) => dns.lookup(hostname, { all: true, v
 const KEEP_ALIVE = { keepAlive: true, timeout: 4_000 };
 const agents = { "http:": new http.Agent(KEEP_ALIVE), "https:": new https.Agent(KEEP_ALIVE) };
 
-/** A request that failed on a kept-open connection before any answer: the receiver closed it while it was idle. */
-const staleConnection = (err: NodeJS.ErrnoException, reused: boolean) =>
-  reused && (err.code === "ECONNRESET" || err.code === "EPIPE" || err.message === "socket hang up");
+/** How a request fails on a kept-open connection the receiver closed while it was idle (before any answer). */
+const closedUnderneath = (err: NodeJS.ErrnoException) => err.code === "ECONNRESET" || err.code === "EPIPE" || err.message === "socket hang up";
 
 const ABORTED = Symbol("aborted");
 
@@ -121,6 +120,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   if (signal.aborted) return timedOut(`DNS lookup of ${hostname}`);
   const transport = url.protocol === "https:" ? https : http;
   // pooled: false makes a connection of its own (the retry after a kept-open connection turned out to be closed).
+  let stale = false;
   const exchange = (pooled: boolean) =>
     new Promise<SendResult>((resolve, reject) => {
       const request = transport.request(
@@ -166,7 +166,10 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
           res.on("error", (err) => (size >= RESPONSE_BODY_LIMIT ? finish() : reject(err)));
         },
       );
-      request.on("error", (err: NodeJS.ErrnoException) => reject(Object.assign(err, { reusedSocket: request.reusedSocket })));
+      request.on("error", (err: NodeJS.ErrnoException) => {
+        stale = request.reusedSocket && closedUnderneath(err);
+        reject(err);
+      });
       request.end(req.body);
     });
   try {
@@ -175,7 +178,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     } catch (err) {
       // Sent again, once, on a new connection: a kept-open connection the receiver had closed, so the request did not
       // reach it (and should it have, receivers de-duplicate on webhook-id).
-      if (signal.aborted || !staleConnection(err as NodeJS.ErrnoException, (err as { reusedSocket?: boolean }).reusedSocket === true)) throw err;
+      if (signal.aborted || !stale) throw err;
       return await exchange(false);
     }
   } catch (err) {
