@@ -17,8 +17,8 @@ import {
 } from "@/lib/webhooks/payloads";
 import type { FenceCandidate } from "./candidates";
 import { accountFences, candidatesFromCache, shapesFromCache, type AccountFences } from "./fence-cache";
-import { fenceStatesOf, readFenceStates, saveFenceStates, type FenceStateChange, type FenceStateRows } from "./fence-state";
-import { compareKeys, confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
+import { fenceRowsOf, fenceStateColumns, fenceStatesOf, saveFenceStates, type FenceStateChange, type FenceStateJson, type FenceStateRows } from "./fence-state";
+import { confidenceOf, evaluatePoints, type Cursor } from "./evaluation";
 import { wakeDeliveries, type Endpoint } from "@/lib/webhooks/fan-out";
 import { activePrevious, type Previous } from "@/lib/webhooks/rotation";
 
@@ -100,24 +100,32 @@ const LOCK_STATES = `select trackable_id as "trackableId", ${ms("evaluated_times
 const CREATE_STATES = `insert into trackable_states (trackable_id, account_id)
   select id, account_id from trackables where id = any($1::uuid[]) order by id
   on conflict (trackable_id) do nothing`;
-const OWNERS = `select t.id, t.name, t.type, t.account_id as "accountId", a.plan, a.geofences_version as "geofencesVersion"
-  from trackables t join accounts a on a.id = t.account_id where t.id = any($1::uuid[])`;
-const POINTS_AFTER_CURSORS = `select n.id, n.trackable_id as "trackableId", n.latitude, n.longitude, n.accuracy, n.battery,
-    ${ms("n.timestamp")} as "timestampMs", ${ms("n.received_at")} as "receivedMs"
-  from trackable_states s
-  cross join lateral (
-    select l.id, l.trackable_id, l.latitude, l.longitude, l.accuracy, l.battery, l.timestamp, l.received_at
-    from locations l
-    where l.trackable_id = s.trackable_id
-      and (l.timestamp, l.id) > (coalesce(s.evaluated_timestamp, '-infinity'::timestamptz), coalesce(s.evaluated_location_id, '00000000-0000-0000-0000-000000000000'::uuid))
-    order by l.timestamp, l.id
-    limit $2::int4) n
-  where s.trackable_id = any($1::uuid[])`;
-const ENDPOINTS = `select w.id, w.account_id as "accountId", w.url, w.events, w.secret, w.previous_secret as "previousSecret",
-    ${ms("w.previous_secret_expires_at")} as "previousSecretExpiresMs"
-  from webhooks w
-  where w.enabled and w.account_id in (
-    select t.account_id from trackables t join accounts a on a.id = t.account_id where t.id = any($1::uuid[]) and a.plan = 'enterprise')`;
+/**
+ * The rest of what a round reads, one row per trackable (deleted ones have none), in one statement: the trackable
+ * with its account's plan and geofences version; up to $2 points after its cursor, in evaluation order; its
+ * memberships and pending crossings; and, on the first row of each enterprise account, the account's enabled
+ * endpoints. The lists come as JSON arrays of tuples (null when empty): one statement instead of five, whatever the
+ * number of trackables.
+ */
+const READS = `select t.id, t.name, t.type, t.account_id as "accountId", a.plan, a.geofences_version as "geofencesVersion",
+    (select json_agg(json_build_array(n.id, n.latitude, n.longitude, n.accuracy, n.battery, ${ms("n.timestamp")}, ${ms("n.received_at")})
+        order by n.timestamp, n.id)
+      from (
+        select l.id, l.latitude, l.longitude, l.accuracy, l.battery, l.timestamp, l.received_at
+        from locations l
+        where l.trackable_id = t.id
+          and (l.timestamp, l.id) > (coalesce(s.evaluated_timestamp, '-infinity'::timestamptz), coalesce(s.evaluated_location_id, '00000000-0000-0000-0000-000000000000'::uuid))
+        order by l.timestamp, l.id
+        limit $2::int4) n) as points,
+    ${fenceStateColumns("t.id")},
+    case when a.plan = 'enterprise' and row_number() over (partition by t.account_id order by t.id) = 1 then
+      (select json_agg(json_build_array(w.id, w.url, w.events, w.secret, w.previous_secret, ${ms("w.previous_secret_expires_at")}))
+        from webhooks w where w.account_id = t.account_id and w.enabled)
+    end as endpoints
+  from trackables t
+  join accounts a on a.id = t.account_id
+  join trackable_states s on s.trackable_id = t.id
+  where t.id = any($1::uuid[])`;
 const SAVE_STATES = `update trackable_states s set
     evaluated_timestamp = v.ts, evaluated_location_id = v.location_id, status = v.status, last_seen_at = v.seen,
     battery = v.battery, updated_at = $7::timestamptz
@@ -129,10 +137,14 @@ const SAVE_STATES = `update trackable_states s set
 type LockedState = Pick<TrackableStateRow, "trackableId" | "status" | "lastSeenAt" | "battery">;
 type StateRow = Pick<LockedState, "trackableId" | "status" | "battery"> & { evaluatedMs: number | null; evaluatedLocationId: string | null; lastSeenMs: number | null };
 type Owner = { id: string; name: string; type: string; accountId: string; plan: "free" | "enterprise"; geofencesVersion: number };
+type ReadRow = Owner &
+  FenceStateJson & {
+    points: Array<[id: string, latitude: number, longitude: number, accuracy: number | null, battery: number | null, timestampMs: number, receivedMs: number]> | null;
+    endpoints: Array<[id: string, url: string, events: WebhookEvent[], secret: string | null, previousSecret: string | null, previousSecretExpiresMs: number | null]> | null;
+  };
 
 /** The columns of a location that evaluation reads. */
 type Point = Pick<LocationRow, "id" | "trackableId" | "latitude" | "longitude" | "accuracy" | "battery" | "timestamp" | "receivedAt">;
-type PointRow = Omit<Point, "timestamp" | "receivedAt"> & { timestampMs: number; receivedMs: number };
 
 /** What a round reads under its locks, per trackable (see lockAndRead). */
 interface Locked {
@@ -145,27 +157,21 @@ interface LockedReads {
   locked: Locked[];
   endpoints: Endpoint[];
   points: Map<string, Point[]>;
-  fenceRows: Awaited<FenceStateRows>;
+  fenceRows: FenceStateRows;
 }
 
 /**
  * Locks the trackables' state rows (created when missing) in id order — two rounds sharing trackables lock them in the
- * same order and never deadlock — and reads, in statements issued right behind the locks (one round trip, run after
- * them, each in a snapshot taken once the locks are held): the trackables with their accounts' plan and geofences
+ * same order and never deadlock — and reads, in a statement issued right behind the locks (one round trip, run after
+ * them, in a snapshot taken once the locks are held): the trackables with their accounts' plan and geofences
  * version, the enabled endpoints of their enterprise accounts, up to `limit` points after each one's cursor, and their
- * memberships and pending crossings. A geofence change that locked a trackable's state (a synthetic transition) has
+ * memberships and pending crossings (READS). A geofence change that locked a trackable's state (a synthetic transition) has
  * committed by the time these reads start, so the cached geofences are never older than what that change left.
  * Deleted trackables are left out.
  */
 async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: number, createMissing = true): Promise<LockedReads> {
   const ids = [...trackableIds].sort();
-  const [rows, owners, endpointRows, pointRows, fenceRows] = await Promise.all([
-    queryRows<StateRow>(tx, LOCK_STATES, [ids]),
-    queryRows<Owner>(tx, OWNERS, [ids]),
-    queryRows<EndpointRow>(tx, ENDPOINTS, [ids]),
-    queryRows<PointRow>(tx, POINTS_AFTER_CURSORS, [ids, limit]),
-    readFenceStates(tx, ids),
-  ]);
+  const [rows, reads] = await Promise.all([queryRows<StateRow>(tx, LOCK_STATES, [ids]), queryRows<ReadRow>(tx, READS, [ids, limit])]);
   if (rows.length < ids.length && createMissing) {
     // A trackable without its state row (createTrackable makes it; one made before that, or a crash between the two
     // statements): created, then everything locked and read again, once (a deleted trackable stays missing).
@@ -173,10 +179,11 @@ async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: numbe
     await createTrackableStates(tx, ids.filter((id) => !have.has(id)));
     return lockAndRead(tx, ids, limit, false);
   }
-  const byId = new Map(owners.map((t) => [t.id, t]));
+  const byId = new Map(reads.map((r) => [r.id, r]));
   const locked = rows.flatMap((row): Locked[] => {
-    const t = byId.get(row.trackableId);
-    if (!t) return [];
+    const read = byId.get(row.trackableId);
+    if (!read) return [];
+    const t: Owner = { id: read.id, name: read.name, type: read.type, accountId: read.accountId, plan: read.plan, geofencesVersion: read.geofencesVersion };
     const state: LockedState = {
       trackableId: row.trackableId,
       status: row.status,
@@ -187,7 +194,20 @@ async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: numbe
       row.evaluatedMs !== null && row.evaluatedLocationId ? { timestamp: new Date(row.evaluatedMs), id: row.evaluatedLocationId } : null;
     return [{ t, state, cursor }];
   });
-  return { locked, endpoints: endpointRows.map(endpointOf), points: pointsByTrackable(pointRows), fenceRows };
+  const endpoints = reads.flatMap((r) =>
+    (r.endpoints ?? []).map(
+      ([id, url, events, secret, previousSecret, expiresMs]): Endpoint => ({
+        id,
+        accountId: r.accountId,
+        url,
+        events,
+        secret,
+        previousSecret,
+        previousSecretExpiresAt: expiresMs === null ? null : new Date(expiresMs),
+      }),
+    ),
+  );
+  return { locked, endpoints, points: pointsByTrackable(reads), fenceRows: fenceRowsOf(reads) };
 }
 
 /**
@@ -198,33 +218,27 @@ export function createTrackableStates(db: Executor, trackableIds: readonly strin
   return queryRows(db, CREATE_STATES, [[...trackableIds].sort()]);
 }
 
-/** Each trackable's points, in evaluation order. */
-function pointsByTrackable(rows: readonly PointRow[]): Map<string, Point[]> {
+/** Each trackable's points, in evaluation order (as READS lists them): trackables with none are left out. */
+function pointsByTrackable(rows: readonly ReadRow[]): Map<string, Point[]> {
   const byTrackable = new Map<string, Point[]>();
   for (const row of rows) {
-    const point: Point = {
-      id: row.id,
-      trackableId: row.trackableId,
-      latitude: row.latitude,
-      longitude: row.longitude,
-      accuracy: row.accuracy,
-      battery: row.battery,
-      timestamp: new Date(row.timestampMs),
-      receivedAt: new Date(row.receivedMs),
-    };
-    let list = byTrackable.get(point.trackableId);
-    if (!list) byTrackable.set(point.trackableId, (list = []));
-    list.push(point);
+    if (!row.points) continue;
+    byTrackable.set(
+      row.id,
+      row.points.map(([id, latitude, longitude, accuracy, battery, timestampMs, receivedMs]) => ({
+        id,
+        trackableId: row.id,
+        latitude,
+        longitude,
+        accuracy,
+        battery,
+        timestamp: new Date(timestampMs),
+        receivedAt: new Date(receivedMs),
+      })),
+    );
   }
-  for (const list of byTrackable.values()) list.sort(compareKeys);
   return byTrackable;
 }
-
-type EndpointRow = Omit<Endpoint, "previousSecretExpiresAt"> & { previousSecretExpiresMs: number | null };
-const endpointOf = ({ previousSecretExpiresMs, ...row }: EndpointRow): Endpoint => ({
-  ...row,
-  previousSecretExpiresAt: previousSecretExpiresMs === null ? null : new Date(previousSecretExpiresMs),
-});
 
 /**
  * Moves the cursor past the next point without evaluating it (no event, no change of membership or status) and logs

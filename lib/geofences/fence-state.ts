@@ -7,8 +7,8 @@ import { NO_MEMORY, type FenceMemory, type Fix, type Transition } from "./evalua
 
 // The per-(trackable, geofence) state evaluation carries between rounds: memberships (inside, since when, dwelt) and
 // pending crossings (debounce). Read and written inside the evaluation's transaction, under the trackables' locks, for
-// every trackable of the round at once: two queries to read, at most five statements to write, whatever their number,
-// none of them waiting for another.
+// every trackable of the round at once: read within the round's one read statement (the JSON columns below), written
+// by at most five statements whatever their number, none of them waiting for another.
 
 export interface FenceState {
   inside: Set<string>;
@@ -19,14 +19,39 @@ export interface FenceState {
 
 const EMPTY = (): FenceState => ({ inside: new Set(), memory: new Map(), shapes: new Map() });
 
-// The statements, as fixed SQL text with the trackables (or the pairs) as uuid[] parameters: prepared once per
-// connection, and issued without waiting for one another (lib/db/rows.ts), so a round's reads of its state go out in
-// one round trip with its locks, and its writes in one with the rest of its writes.
-const MEMBERS = `select trackable_id as "trackableId", geofence_id as "geofenceId", ${ms("entered_at")} as "enteredMs", dwelt
-  from geofence_memberships where trackable_id = any($1::uuid[])`;
-const PENDING = `select trackable_id as "trackableId", geofence_id as "geofenceId", location_id as "locationId",
-    ${ms("timestamp")} as "timestampMs", latitude, longitude, accuracy
-  from geofence_pending_crossings where trackable_id = any($1::uuid[])`;
+/**
+ * A trackable's memberships and pending crossings as two JSON columns, `members` and `pending` (arrays of tuples, or
+ * null when there are none), for a select whose rows have the trackable's id as `trackableIdColumn`: the evaluation
+ * reads them in the same statement as the rest of what a round reads. fenceRowsOf turns them back into rows.
+ */
+export const fenceStateColumns = (trackableIdColumn: string) => `
+    (select json_agg(json_build_array(m.geofence_id, ${ms("m.entered_at")}, m.dwelt))
+      from geofence_memberships m where m.trackable_id = ${trackableIdColumn}) as members,
+    (select json_agg(json_build_array(p.geofence_id, p.location_id, ${ms("p.timestamp")}, p.latitude, p.longitude, p.accuracy))
+      from geofence_pending_crossings p where p.trackable_id = ${trackableIdColumn}) as pending`;
+
+/** The columns fenceStateColumns adds to a row. */
+export interface FenceStateJson {
+  members: Array<[geofenceId: string, enteredMs: number, dwelt: boolean]> | null;
+  pending: Array<[geofenceId: string, locationId: string, timestampMs: number, latitude: number, longitude: number, accuracy: number | null]> | null;
+}
+
+/** The state rows of trackables, from their rows' fenceStateColumns. */
+export function fenceRowsOf(rows: ReadonlyArray<FenceStateJson & { id: string }>): FenceStateRows {
+  const members: MemberRow[] = [];
+  const pending: PendingRow[] = [];
+  for (const row of rows) {
+    for (const [geofenceId, enteredMs, dwelt] of row.members ?? []) members.push({ trackableId: row.id, geofenceId, enteredMs, dwelt });
+    for (const [geofenceId, locationId, timestampMs, latitude, longitude, accuracy] of row.pending ?? []) {
+      pending.push({ trackableId: row.id, geofenceId, locationId, timestampMs, latitude, longitude, accuracy });
+    }
+  }
+  return [members, pending];
+}
+
+// The writes, as fixed SQL text with the pairs or the trackables as uuid[] parameters: prepared once per connection,
+// and issued without waiting for one another (lib/db/rows.ts), so they go out in one round trip with the round's
+// other writes.
 const PAIRS = `(trackable_id, geofence_id) in (select * from unnest($1::uuid[], $2::uuid[]))`;
 const DELETE_MEMBERS = `delete from geofence_memberships where ${PAIRS}`;
 const DELETE_PENDING = `delete from geofence_pending_crossings where ${PAIRS}`;
@@ -36,23 +61,13 @@ const CLEAR_PENDING = `delete from geofence_pending_crossings where trackable_id
 type MemberRow = { trackableId: string; geofenceId: string; enteredMs: number; dwelt: boolean };
 type PendingRow = { trackableId: string; geofenceId: string; locationId: string; timestampMs: number; latitude: number; longitude: number; accuracy: number | null };
 
-/** The stored state rows of some trackables, as readFenceStates issues them. */
-export type FenceStateRows = Promise<[MemberRow[], PendingRow[]]>;
-
-/**
- * Issues the reads of the trackables' state (memberships and pending crossings) at once, without waiting: the caller
- * issues them right after its locks, in the same round trip, and passes the result to fenceStatesOf.
- */
-export function readFenceStates(tx: Tx, trackableIds: readonly string[]): FenceStateRows {
-  if (trackableIds.length === 0) return Promise.resolve([[], []]);
-  const ids = [...trackableIds];
-  return Promise.all([queryRows<MemberRow>(tx, MEMBERS, [ids]), queryRows<PendingRow>(tx, PENDING, [ids])]);
-}
+/** The stored state rows of some trackables (fenceRowsOf). */
+export type FenceStateRows = [MemberRow[], PendingRow[]];
 
 const pairColumns = (pairs: ReadonlyArray<readonly [string, string]>) => [pairs.map(([t]) => t), pairs.map(([, g]) => g)];
 
 /**
- * Each trackable's state, by trackable id, from the rows readFenceStates read. `shapesOf(trackableId, geofenceIds)`
+ * Each trackable's state, by trackable id, from the rows read (fenceRowsOf). `shapesOf(trackableId, geofenceIds)`
  * gives the shapes of those geofences that still apply to the trackable; memberships and pending crossings of the
  * others (deleted or unassigned) are dropped without an event (the deletion or unassignment recorded it): their
  * deletes are issued here and returned to be awaited with the round's writes.
