@@ -51,6 +51,9 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
   // Consecutive failed deliveries before an account endpoint is switched off (0: never).
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).default(10),
+  // Embedded runner: geofence evaluations start at most this often (ms); the posts that come in meanwhile are
+  // evaluated together in the next one (under load a round's fixed cost is shared; at rest nothing waits).
+  EVALUATION_LINGER_MS: z.coerce.number().int().min(0).max(1000).default(50),
   BATTERY_LOW_THRESHOLD: z.coerce.number().min(0).max(100).default(20),
   DEVICE_OFFLINE_AFTER_S: z.coerce.number().int().min(1).default(600),
   // Read by next.config.ts when the server starts: gzip responses in the app server (off when a proxy compresses).

@@ -128,6 +128,28 @@ describe("EmbeddedRunner", () => {
   });
 });
 
+describe("EmbeddedRunner finished jobs", () => {
+  it("are deleted by the next claim, which their concurrency key no longer holds back, or on their own when none comes", async () => {
+    calls.length = 0;
+    // No poll: only a run's end can claim the second run of the key, in the statement that deletes the first.
+    const runner = new EmbeddedRunner(db, new Map([[keyed.name, keyed as unknown as Workflow]]), { pollMs: 60_000 });
+    await runner.start();
+    try {
+      await enqueueMany(keyed, [{ payload: { key: "abc" }, dedupeKey: "k:1" }, { payload: { key: "abc" }, dedupeKey: "k:2" }], { executor: db });
+      wakeRunner();
+      await untilNoJobs();
+      // The second job went too, with no claim after it: by the statement of its own.
+      expect(calls).toEqual([
+        { step: "keyed", n: 3 },
+        { step: "keyed", n: 3 },
+      ]);
+      expect(await db.select().from(jobs)).toHaveLength(0);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
 describe("EmbeddedRunner failures", () => {
   const tries: Array<{ step: string; attempt: number }> = [];
   const failsLeft = new Map<string, number>();
@@ -297,6 +319,56 @@ describe("EmbeddedRunner batches", () => {
     }
     // With the poll an hour away, only the batch's own end can have claimed the twenty runs.
     expect(batches).toEqual([[1], Array.from({ length: 20 }, (_, i) => i + 2)]);
+  });
+
+  it("with lingerMs, a batch starts at most that often: the first at once, the runs that come sooner make up the next", async () => {
+    const lingerMs = 1000;
+    const started: Array<{ ns: number[]; at: number }> = [];
+    const lingering = defineWorkflow({
+      name: "test-lingering",
+      payload: z.object({ n: z.number() }),
+      async run() {
+        throw new Error("a lingering batch's runs are not run alone here");
+      },
+      batch: {
+        maxSize: 50,
+        lingerMs: () => lingerMs,
+        async run(payloads) {
+          started.push({ ns: payloads.map((p) => p.n).sort((a, b) => a - b), at: performance.now() });
+        },
+      },
+    });
+    const runner = new EmbeddedRunner(db, new Map([[lingering.name, lingering as unknown as Workflow]]), { pollMs: 60_000, retryBaseMs: 10 });
+    await runner.start();
+    try {
+      // At rest: the first post's run starts at once, not a linger later.
+      const posted = performance.now();
+      await enqueueMany(lingering, [{ payload: { n: 1 } }], { executor: db });
+      wakeRunner(lingering.name);
+      await untilNoJobs();
+      expect(started.map((b) => b.ns)).toEqual([[1]]);
+      expect(started[0]!.at - posted).toBeLessThan(lingerMs);
+      // Three posts right after it, each with its wake: one batch, once the linger since the first batch is over.
+      for (const n of [2, 3, 4]) {
+        await enqueueMany(lingering, [{ payload: { n } }], { executor: db });
+        wakeRunner(lingering.name);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      expect(started).toHaveLength(1);
+      await untilNoJobs();
+      expect(started.map((b) => b.ns)).toEqual([[1], [2, 3, 4]]);
+      expect(started[1]!.at - started[0]!.at).toBeGreaterThanOrEqual(lingerMs - 1);
+      // The poll and other wakes during a linger do not start the batch early either.
+      await enqueueMany(lingering, [{ payload: { n: 5 } }], { executor: db });
+      wakeRunner();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(started).toHaveLength(2);
+      await untilNoJobs();
+      expect(started.map((b) => b.ns)).toEqual([[1], [2, 3, 4], [5]]);
+      expect(started[2]!.at - started[1]!.at).toBeGreaterThanOrEqual(lingerMs - 1);
+    } finally {
+      await runner.stop();
+    }
   });
 
   it("a wake for a batched workflow claims batches only; another workflow's queued run waits for a wider wake", async () => {

@@ -49,29 +49,35 @@ type Claimed = Pick<JobRow, "id" | "name" | "payload" | "failures" | "steps" | "
  * A claim: up to $4 jobs matching `due`, in `order`, leased to runner $2 for $1 ms, locked for the claim (SKIP
  * LOCKED: runners never wait for each other); only workflows this process knows ($3: a server of another version
  * may share the database during a rolling deploy), and never a job whose concurrency key another live run holds.
+ * The same statement deletes the jobs this runner finished since its last claim ($5, see finish): their concurrency
+ * keys are free for this claim, and a finished job costs no statement of its own.
  * Times are the database's (now()), as the jobs' run_at defaults are: with the app's clock, truncated to the
  * millisecond, a job enqueued in the same millisecond as the claim was not due yet. SQL text built once, with the
  * status written out so each claim walks its partial index: the three claims are prepared once per connection and a
  * claim builds no query (drizzle took ~0.1 ms to build one).
  */
-const claimSql = (due: string, order: string) => `update jobs set status = 'running', locked_until = now() + $1::int4 * interval '1 millisecond',
+const claimSql = (due: string, order: string) => `with finished as (delete from jobs where id = any($5::uuid[]) and locked_by = $2::text)
+  update jobs set status = 'running', locked_until = now() + $1::int4 * interval '1 millisecond',
     locked_by = $2::text, updated_at = now()
   where id in (
     select j.id from jobs j
-    where ${due} and j.name = any($3::text[])
+    where ${due} and j.name = any($3::text[]) and j.id <> all($5::uuid[])
       and (j.concurrency_key is null or not exists (
         select 1 from jobs other
-        where other.concurrency_key = j.concurrency_key and other.status = 'running' and other.id <> j.id and other.locked_until >= now()))
+        where other.concurrency_key = j.concurrency_key and other.status = 'running' and other.id <> j.id and other.locked_until >= now()
+          and other.id <> all($5::uuid[])))
     order by ${order} limit $4::int4
     for update skip locked)
   returning id, name, payload, failures, steps, concurrency_key as "concurrencyKey"`;
-/** A batched workflow's ($5) queued first tries. */
-const CLAIM_BATCH = claimSql("j.status = 'queued' and j.run_at <= now() and j.name = $5::text and j.failures = 0", "j.run_at");
+/** A batched workflow's ($6) queued first tries. */
+const CLAIM_BATCH = claimSql("j.status = 'queued' and j.run_at <= now() and j.name = $6::text and j.failures = 0", "j.run_at");
 /** Running jobs whose runner's lease expired (a dead process). */
 const CLAIM_EXPIRED = claimSql("j.status = 'running' and j.locked_until < now()", "j.locked_until");
-/** Due queued runs, but the first tries of the batched workflows ($5: their batches take those). */
-const CLAIM_QUEUED = claimSql("j.status = 'queued' and j.run_at <= now() and (j.name <> all($5::text[]) or j.failures > 0)", "j.run_at");
+/** Due queued runs, but the first tries of the batched workflows ($6: their batches take those). */
+const CLAIM_QUEUED = claimSql("j.status = 'queued' and j.run_at <= now() and (j.name <> all($6::text[]) or j.failures > 0)", "j.run_at");
 const DELETE_FINISHED = "delete from jobs where id = any($1::uuid[]) and locked_by = $2::text";
+/** How long finished jobs wait for a claim to delete them before a statement of their own does (see finish). */
+const FINISHED_FLUSH_MS = 50;
 
 /**
  * Runs workflows durably from the jobs table (the default install, without Inngest). A run replays its workflow from
@@ -102,8 +108,15 @@ export class EmbeddedRunner {
   private starved: Claim = 0;
   /** Batched workflows whose wakes were skipped while their batch ran: claimed when that batch ends. */
   private readonly deferred = new Set<string>();
+  /** When each batched workflow's last batch started here (performance.now()), for its lingerMs. */
+  private readonly batchStarted = new Map<string, number>();
+  /** Batched workflows waiting out their lingerMs: the timer that claims their batch. */
+  private readonly lingering = new Map<string, NodeJS.Timeout>();
   /** Jobs finished since the last VACUUM. */
   private finished = 0;
+  /** Jobs finished here and not deleted yet: the next claim deletes them, or DELETE_FINISHED after FINISHED_FLUSH_MS. */
+  private done: string[] = [];
+  private doneTimer: NodeJS.Timeout | null = null;
   /** Wakes that led to a claim (or joined one under way): what the tests read to see a wake skipped. */
   wakes = 0;
 
@@ -153,15 +166,19 @@ export class EmbeddedRunner {
     setRunnerWaker(undefined);
     for (const t of this.timers) clearInterval(t);
     this.timers.length = 0;
-    // A claim under way may still start runs; then the runs, including those.
+    for (const t of this.lingering.values()) clearTimeout(t);
+    this.lingering.clear();
+    // A claim under way may still start runs; then the runs, including those; then what they finished.
     await this.ticking;
     await Promise.allSettled(this.running.values());
+    await this.deleteFinished();
   }
 
   /**
    * Claims and starts due jobs now (coalesced: at most one claim at a time; wakes during it make one more after it),
    * looking only where the wake can have put work. A wake naming a batched workflow (what a location post sends)
-   * claims its batch, and nothing while that workflow's batch runs here: the batch's end claims what came meanwhile.
+   * claims its batch, and nothing while that workflow's batch runs here (the batch's end claims what came meanwhile)
+   * or while it lingers (its timer claims).
    * A wake naming another workflow (a delivery enqueued) claims queued runs only; an unnamed one both. Leases that
    * expired (a dead runner's jobs) are looked for by the poll only. A run's end claims only when something waits for
    * it: a wake skipped during its batch, a claim that found no free slot, a run of the concurrency key it held.
@@ -174,7 +191,8 @@ export class EmbeddedRunner {
       else if (this.batching.has(workflow)) {
         this.deferred.add(workflow);
         return;
-      } else claim = Claim.Batches;
+      } else if (this.lingering.has(workflow)) return;
+      else claim = Claim.Batches;
     }
     this.wakes++;
     this.wanted |= claim;
@@ -197,7 +215,16 @@ export class EmbeddedRunner {
       return;
     }
     const lease = [this.opts.leaseMs, this.id, this.names];
-    const claim = (text: string, limit: number, ...rest: unknown[]) => queryRows<Claimed>(this.db, text, [...lease, limit, ...rest]);
+    const claim = async (text: string, limit: number, ...scoped: unknown[]): Promise<Claimed[]> => {
+      const done = this.takeFinished();
+      try {
+        return await queryRows<Claimed>(this.db, text, [...lease, limit, done, ...scoped]);
+      } catch (err) {
+        // Not deleted: they wait for the next claim.
+        this.toDelete(done);
+        throw err;
+      }
+    };
     // First the batched workflows without a batch running here: up to maxSize of their queued first tries, as one run.
     for (const wf of scope & Claim.Batches ? this.batched : []) {
       // Its batch running here: what this claim was for waits for that batch's end (see wake).
@@ -205,6 +232,8 @@ export class EmbeddedRunner {
         this.deferred.add(wf.name);
         continue;
       }
+      // Its lingerMs not over since its last batch started: its timer claims the batch when it is.
+      if (this.lingering.has(wf.name) || this.linger(wf)) continue;
       if (free <= 0) {
         this.starved |= Claim.Batches;
         continue;
@@ -214,6 +243,7 @@ export class EmbeddedRunner {
       if (fresh.length === 0) continue;
       free--;
       this.batching.add(wf.name);
+      this.batchStarted.set(wf.name, performance.now());
       // A full batch may have left runs behind: the batch's end claims again, as after a skipped wake.
       if (claimed.length >= wf.batch!.maxSize) this.deferred.add(wf.name);
       this.launch(fresh, async () => {
@@ -257,6 +287,23 @@ export class EmbeddedRunner {
   }
 
   /**
+   * Whether a batch of `wf` must wait (its lingerMs since the last batch started here is not over): if so, a timer
+   * claims its batch when it is, and the wakes until then join that claim.
+   */
+  private linger(wf: Workflow): boolean {
+    const last = this.batchStarted.get(wf.name);
+    const wait = last === undefined ? 0 : last + (wf.batch!.lingerMs?.() ?? 0) - performance.now();
+    if (wait <= 0) return false;
+    const timer = setTimeout(() => {
+      this.lingering.delete(wf.name);
+      this.wake(wf.name);
+    }, wait);
+    timer.unref();
+    this.lingering.set(wf.name, timer);
+    return true;
+  }
+
+  /**
    * Runs `work` for these claimed jobs in one slot, renewing their leases until it ends; then claims what waited for
    * it: what `work` returns (Claim bits), and what claims that found no free slot were to look for.
    */
@@ -296,8 +343,7 @@ export class EmbeddedRunner {
         batch.map((job) => wf.payload.parse(job.payload)),
         io,
       );
-      await queryRows(this.db, DELETE_FINISHED, [batch.map((j) => j.id), this.id]);
-      this.finished += batch.length;
+      this.finish(batch.map((j) => j.id));
       return true;
     } catch (err) {
       this.opts.log.error(`[jobs] a batch of ${batch.length} ${wf.name} runs failed; each is tried again on its own:`, err);
@@ -353,8 +399,7 @@ export class EmbeddedRunner {
     try {
       const payload = wf.payload.parse(job.payload);
       await wf.run(payload, io);
-      await queryRows(this.db, DELETE_FINISHED, [[job.id], this.id]);
-      this.finished++;
+      this.finish([job.id]);
     } catch (err) {
       if (err instanceof Sleeping) {
         await this.db
@@ -416,6 +461,43 @@ export class EmbeddedRunner {
         .update(jobs)
         .set({ ...set, status: "queued", lockedBy: null, lockedUntil: null, updatedAt: new Date() })
         .where(and(inArray(jobs.id, ids), eq(jobs.lockedBy, this.id)));
+    });
+  }
+
+  /**
+   * Finished jobs are deleted by the next claim (in its statement), or by a statement of their own FINISHED_FLUSH_MS
+   * later when no claim comes first, or at stop(). Until then they stay running under this runner's lease (no claim
+   * takes them, and their concurrency keys are free to the claims that delete them); a process that dies meanwhile
+   * leaves them to be run again when the lease expires, as when it dies just before a run's last write: every
+   * workflow's steps are safe to run again (a delivery that was made is not sent again).
+   */
+  private finish(ids: string[]): void {
+    this.finished += ids.length;
+    this.toDelete(ids);
+  }
+
+  private toDelete(ids: string[]): void {
+    if (ids.length === 0) return;
+    this.done.push(...ids);
+    if (this.doneTimer) return;
+    this.doneTimer = setTimeout(() => void this.deleteFinished(), FINISHED_FLUSH_MS);
+    this.doneTimer.unref();
+  }
+
+  private takeFinished(): string[] {
+    const ids = this.done;
+    this.done = [];
+    if (this.doneTimer) clearTimeout(this.doneTimer);
+    this.doneTimer = null;
+    return ids;
+  }
+
+  private async deleteFinished(): Promise<void> {
+    const ids = this.takeFinished();
+    if (ids.length === 0) return;
+    await queryRows(this.db, DELETE_FINISHED, [ids, this.id]).catch((err: unknown) => {
+      this.opts.log.warn("[jobs] could not delete finished jobs (the next claim will):", err);
+      this.done.push(...ids);
     });
   }
 

@@ -42,7 +42,16 @@ export interface Workflow<S extends z.ZodType = z.ZodType> {
    * so the runs that come in meanwhile make up the next batch). When a batch fails, the embedded runner tries its runs
    * again one by one with `run`; on Inngest, `batch.run` sees the step's `attempt` and does so itself.
    */
-  batch?: { maxSize: number; run(payloads: Array<z.output<S>>, io: StepIO): Promise<void> };
+  batch?: {
+    maxSize: number;
+    /**
+     * Embedded runner: a batch starts at most this often (ms): a wake that comes sooner after the last batch's start
+     * waits out the rest, and the runs that come in meanwhile join its batch (Kafka's linger.ms, Inngest's batch
+     * timeout). Under load every batch's fixed cost is shared by more runs; at rest a run waits for nothing.
+     */
+    lingerMs?: () => number;
+    run(payloads: Array<z.output<S>>, io: StepIO): Promise<void>;
+  };
 }
 
 export const defineWorkflow = <S extends z.ZodType>(w: Workflow<S>): Workflow<S> => w;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { env } from "@/lib/config/env";
 import { EVALUATION_BATCH, evaluateTrackable, evaluateTrackables, TRACKABLES_PER_RUN, type RoundOptions } from "@/lib/geofences/evaluate-trackable";
 import { defineWorkflow } from "../types";
 
@@ -42,6 +43,7 @@ export const evaluateGeofences = defineWorkflow({
   },
   batch: {
     maxSize: TRACKABLES_PER_RUN,
+    lingerMs: () => env().EVALUATION_LINGER_MS,
     async run(payloads, io) {
       let ids = [...new Set(payloads.map((p) => p.trackableId))];
       for (let round = 1; ids.length > 0; round++) {
