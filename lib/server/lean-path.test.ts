@@ -20,13 +20,14 @@ describe("acceptsGzip", () => {
 });
 
 describe("leanRoute", () => {
-  it("takes the posts that carry positions and leaves everything else to Next.js", () => {
+  it("takes the posts that carry positions and the health probe, and leaves everything else to Next.js", () => {
     expect(leanRoute("POST", "/api/v1/trackables/5f0c6c1e-0000-4000-8000-000000000000/locations")).not.toBeNull();
     expect(leanRoute("POST", "/api/v1/trackables/%20/locations")).not.toBeNull();
     expect(leanRoute("POST", "/ingest/traccar")).not.toBeNull();
     expect(leanRoute("GET", "/ingest/traccar")).not.toBeNull();
     expect(leanRoute("POST", "/ingest/owntracks")).not.toBeNull();
     expect(leanRoute("POST", "/ingest/overland")).not.toBeNull();
+    expect(leanRoute("GET", "/api/health")).not.toBeNull();
     for (const [method, path] of [
       ["GET", "/api/v1/trackables/x/locations"],
       ["OPTIONS", "/api/v1/trackables/x/locations"],
@@ -37,6 +38,9 @@ describe("leanRoute", () => {
       ["GET", "/ingest/owntracks"],
       ["DELETE", "/ingest/traccar"],
       ["POST", "/ingest/nothing"],
+      ["HEAD", "/api/health"],
+      ["POST", "/api/health"],
+      ["GET", "/api/health/"],
     ] as const) {
       expect(leanRoute(method, path), `${method} ${path}`).toBeNull();
     }

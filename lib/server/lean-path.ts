@@ -6,9 +6,10 @@ import { MAX_BODY_BYTES, type RequestLike } from "@/lib/http/body";
 import { CLIENT_IP_HEADER } from "./client-address";
 
 // The lean path: the app server answers the posts that carry positions itself — a tracking app's post to /ingest/*
-// and POST /api/v1/trackables/{id}/locations — with the same code the Next.js routes call (handleDeviceIngest for the
-// devices, postLocations for the API: key, rate limit, validation, store), without Next.js's routing, request wrapping
-// and response pipeline, which cost more CPU than the store itself. Like Traccar's dedicated device port, but on the
+// and POST /api/v1/trackables/{id}/locations — and the load balancers' GET /api/health, with the same code the Next.js
+// routes call (handleDeviceIngest for the devices, postLocations for the API: key, rate limit, validation, store;
+// healthResponse), without Next.js's routing, request wrapping and response pipeline, which cost more CPU than the
+// store itself (a health probe through Next.js cost ~3 ms of CPU, most of it the framework's). Like Traccar's dedicated device port, but on the
 // same port and behind the same client-address and security-header work of the app server. Only the methods that
 // store points come here; everything else (OPTIONS, 405s, HEAD, unknown paths) still goes to Next.js, whose routes
 // stay for `next dev`.
@@ -39,6 +40,7 @@ const FORMATS: Record<string, { methods: readonly string[]; load: Loader }> = {
 };
 const ingestModule = once(() => import("@/lib/devices/ingest"));
 const locationsModule = once(() => import("@/lib/locations/post"));
+const healthModule = once(() => import("@/lib/http/health"));
 
 /**
  * The request body, at most MAX_BODY_BYTES + 1 bytes of it: the verb's readBodyText then refuses an oversized body
@@ -130,7 +132,13 @@ export function leanRoute(method: string | undefined, pathname: string): LeanHan
   }
   const device = FORMATS[pathname];
   if (device && method && device.methods.includes(method)) return (req, res, opts) => serveDeviceIngest(device.load, req, res, opts);
+  if (method === "GET" && pathname === "/api/health") return serveHealth;
   return null;
+}
+
+async function serveHealth(req: IncomingMessage, res: ServerResponse, opts: LeanOptions): Promise<void> {
+  const { healthResponse } = await healthModule();
+  await send(req, res, await healthResponse(), false, opts);
 }
 
 async function serveDeviceIngest(load: Loader, req: IncomingMessage, res: ServerResponse, opts: LeanOptions): Promise<void> {
