@@ -75,7 +75,7 @@ const pairColumns = (pairs: ReadonlyArray<readonly [string, string]>) => [pairs.
 export function fenceStatesOf(
   tx: Tx,
   trackableIds: readonly string[],
-  [members, pending]: [MemberRow[], PendingRow[]],
+  [members, pending]: FenceStateRows,
   shapesOf: (trackableId: string, geofenceIds: string[]) => Map<string, FenceCandidate>,
 ): { states: Map<string, FenceState>; writes: Array<Promise<unknown>> } {
   const states = new Map<string, FenceState>();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { awayFromWindowEdge, newAccount, request } from "../harness/client";
-import { send } from "../support/devices";
 
 describe("routing and the error envelope", () => {
   it("unknown routes under /api/v1 give the JSON 404", async () => {
@@ -104,23 +103,5 @@ describe("health", () => {
     const res = await request("GET", "/api/health");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: "ok" });
-  });
-
-  it("GET /api/health is answered by the app server itself; HEAD and other methods by the Next.js route", async () => {
-    // Every response Next.js renders carries its router's `Vary: rsc, …` (see tests/api/ingest-lean-path.test.ts).
-    const nextVary = /\brsc\b/;
-    const get = await send("GET", "/api/health");
-    expect(get.status).toBe(200);
-    expect(get.json).toEqual({ status: "ok" });
-    expect(get.headers.get("vary") ?? "").not.toMatch(nextVary);
-    expect(get.headers.get("cache-control")).toBe("no-store");
-    expect(get.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(get.headers.get("x-content-type-options")).toBe("nosniff");
-    const head = await send("HEAD", "/api/health");
-    expect(head.status).toBe(200);
-    expect(head.headers.get("vary")).toMatch(nextVary);
-    const post = await send("POST", "/api/health");
-    expect(post.status).toBe(405);
-    expect(post.headers.get("vary")).toMatch(nextVary);
   });
 });

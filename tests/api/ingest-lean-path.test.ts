@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newAccount } from "../harness/client";
 import { newDevice, send, storedLocations } from "../support/devices";
 
-// The app server answers posts that carry positions itself (lib/server/lean-path.ts), not through Next.js. Every response Next.js
+// The app server answers posts that carry positions, and GET /api/health, itself (lib/server/lean-path.ts), not through Next.js. Every response Next.js
 // renders carries its router's `Vary: rsc, next-router-state-tree, …` (the 405 and 404 below show it), so a device
 // post answered without it was never seen by Next.js — and still has the app server's client address, security
 // headers and the verb's behaviour.
@@ -118,5 +118,23 @@ describe("the lean path of POST /api/v1/trackables/{id}/locations", () => {
     const slash = await post(account.key, `${path}/`, { latitude: 1, longitude: 1 });
     expect(slash.status, slash.text).toBe(201);
     expect(slash.headers.get("vary")).toMatch(NEXT_VARY);
+  });
+});
+
+describe("the lean path of GET /api/health", () => {
+  it("is answered by the app server itself; HEAD and other methods by the Next.js route", async () => {
+    const get = await send("GET", "/api/health");
+    expect(get.status).toBe(200);
+    expect(get.json).toEqual({ status: "ok" });
+    expect(get.headers.get("vary") ?? "").not.toMatch(NEXT_VARY);
+    expect(get.headers.get("cache-control")).toBe("no-store");
+    expect(get.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(get.headers.get("x-content-type-options")).toBe("nosniff");
+    const head = await send("HEAD", "/api/health");
+    expect(head.status).toBe(200);
+    expect(head.headers.get("vary")).toMatch(NEXT_VARY);
+    const post = await send("POST", "/api/health");
+    expect(post.status).toBe(405);
+    expect(post.headers.get("vary")).toMatch(NEXT_VARY);
   });
 });
