@@ -161,6 +161,31 @@ test("deliveries list: a new delivery appears and settles without a reload", asy
   errors.expectNone();
 });
 
+test("a change made after the server rendered the page and before its first poll is shown", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "live first poll"));
+  const van = (await api.post("/trackables", { name: "Early van", type: "vehicle" })).body;
+  expect((await api.post(`/trackables/${van.id}/locations`, { ...CENTRE, battery: 70 })).status).toBe(201);
+
+  // The first poll is held until the change is committed: the page was rendered with 70 %, the first fingerprint
+  // already includes 30 %. A refresher that took its first poll as the baseline would never show 30 %.
+  let held = false;
+  await page.route("**/api/internal/live?*", async (route) => {
+    if (!held) {
+      held = true;
+      expect((await api.post(`/trackables/${van.id}/locations`, { ...CENTRE, battery: 30 })).status).toBe(201);
+    }
+    await route.continue();
+  });
+  await page.goto("/trackables");
+  await expect(page.getByTestId("trackable-row").getByTestId("battery")).toContainText(/70%|30%/);
+  await markDocument(page);
+  await expect(page.getByTestId("trackable-row").getByTestId("battery")).toContainText("30%", within);
+  expect(held).toBe(true);
+  await expectSameDocument(page);
+  errors.expectNone();
+});
+
 test("a hidden tab does not poll; showing it again refreshes at once", async ({ page, request }) => {
   const api = apiClient(request, await createApiKey(page, "live hidden"));
   const van = (await api.post("/trackables", { name: "Hidden van", type: "vehicle" })).body;

@@ -13,14 +13,21 @@ type State = "live" | "paused" | "offline";
  * Keeps a server-rendered page current: while the tab is visible it polls /api/internal/live for a fingerprint of
  * what the page shows (computed from the database, so any app server can answer) and calls router.refresh() when it
  * changes. A hidden tab does not poll; becoming visible again re-renders at once. Shows a small "Live" status.
+ *
+ * `since` is the fingerprint the server component read *before* it read the page's data, so the first poll already
+ * compares against what the page shows: a change committed between the render and the first poll (hydration alone
+ * takes most of a second) is refreshed, never taken as the baseline. A change between that read and the data's costs
+ * one extra refresh, never a missed one.
  */
-export function LiveRefresh({ scope, trackableId, everyMs = LIVE_POLL_MS }: { scope: LiveScope; trackableId?: string; everyMs?: number }) {
+export function LiveRefresh({ scope, trackableId, since, everyMs = LIVE_POLL_MS }: { scope: LiveScope; trackableId?: string; since: string; everyMs?: number }) {
   const router = useRouter();
   const [state, setState] = useState<State>("live");
   const [refreshes, setRefreshes] = useState(0);
-  const last = useRef<string | null>(null);
+  const last = useRef(since);
 
   useEffect(() => {
+    // A refresh that changed what the page shows brings a new `since`, read before that render's data: the new baseline.
+    last.current = since;
     const url = `/api/internal/live?${new URLSearchParams({ scope, ...(trackableId ? { trackableId } : {}) })}`;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
@@ -42,7 +49,7 @@ export function LiveRefresh({ scope, trackableId, everyMs = LIVE_POLL_MS }: { sc
         const res = await fetch(url, { cache: "no-store", signal: inFlight.signal, headers: { Accept: "application/json" } });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         const { fingerprint } = (await res.json()) as { fingerprint: string };
-        if (last.current !== null && fingerprint !== last.current) refresh();
+        if (fingerprint !== last.current) refresh();
         last.current = fingerprint;
         failures = 0;
         setState("live");
@@ -77,7 +84,7 @@ export function LiveRefresh({ scope, trackableId, everyMs = LIVE_POLL_MS }: { sc
       inFlight?.abort();
       document.removeEventListener("visibilitychange", onVisibility);
     };
-  }, [scope, trackableId, everyMs, router]);
+  }, [scope, trackableId, since, everyMs, router]);
 
   const label = state === "live" ? "Live" : state === "paused" ? "Paused" : "Reconnecting…";
   const title =

@@ -11,6 +11,7 @@ import { Alert, ButtonLink, Card, EmptyState, PageHeader, ScrollTable, Time } fr
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
+import { liveFingerprint } from "@/lib/dashboard/live";
 import { ApiError } from "@/lib/http/errors";
 import { getTrackableStatuses, listTrackablePositions } from "@/lib/trackables/status";
 import { listTrackables } from "@/lib/trackables/trackables";
@@ -26,6 +27,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
   const params = await searchParams;
   const cursor = typeof params.cursor === "string" && params.cursor ? params.cursor : undefined;
   const now = new Date();
+  const since = await liveFingerprint({ ctx, scope: "trackables" }); // before the page's data (see LiveRefresh)
 
   let page: Awaited<ReturnType<typeof listTrackables>>;
   let badCursor = false;
@@ -49,7 +51,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
   if (firstPage && page.data.length === 0) {
     return (
       <>
-        <PageHeader title="Trackables" description="Everything that reports its position to Fenceline." actions={<LiveRefresh scope="trackables" />} />
+        <PageHeader title="Trackables" description="Everything that reports its position to Fenceline." actions={<LiveRefresh scope="trackables" since={since} />} />
         <FirstSteps ctx={ctx} />
         <EmptyState title="No trackables yet" action={<TrackableFormDialog mode="create" />}>
           <p>
@@ -89,7 +91,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
         description="Everything that reports its position to Fenceline, with where and when it was last seen."
         actions={
           <>
-            <LiveRefresh scope="trackables" />
+            <LiveRefresh scope="trackables" since={since} />
             <TrackableFormDialog mode="create" />
           </>
         }

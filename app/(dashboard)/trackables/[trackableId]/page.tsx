@@ -18,7 +18,9 @@ import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
 import { formatCoord } from "@/lib/dashboard/format";
+import { liveFingerprint } from "@/lib/dashboard/live";
 import { parseTimeRange } from "@/lib/dashboard/time-range";
+import { Id } from "@/lib/schemas/common";
 import type { Location } from "@/lib/locations/schemas";
 import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
 import { listShareLinks } from "@/lib/share-links/share-links";
@@ -39,21 +41,23 @@ type Props = {
 
 const RECENT_ROWS = 20;
 
-// Shared by the metadata and the page (one query per request).
+// Shared by the metadata and the page (one query per request). The live fingerprint is read before anything the page
+// shows, the trackable itself included (see LiveRefresh).
 const loadTrackable = cache(async (trackableId: string) => {
   const { ctx } = await requireSession();
-  return findOr404(trackableId, (id) => getTrackable({ ctx, id }));
+  const since = Id.safeParse(trackableId).success ? await liveFingerprint({ ctx, scope: "trackable", trackableId: trackableId.toLowerCase() }) : "";
+  return { since, trackable: await findOr404(trackableId, (id) => getTrackable({ ctx, id })) };
 });
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const trackable = await loadTrackable((await params).trackableId);
+  const { trackable } = await loadTrackable((await params).trackableId);
   return { title: trackable.name };
 }
 
 export default async function TrackablePage({ params, searchParams }: Props) {
   const { ctx } = await requireSession();
   const { trackableId } = await params;
-  const trackable = await loadTrackable(trackableId);
+  const { trackable, since } = await loadTrackable(trackableId);
   const now = new Date();
   const range = parseTimeRange(await searchParams, now);
   const [track, statuses, shareLinks, deviceTokens, inside, events, fences, transitions] = await whileItExists(
@@ -111,7 +115,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
             </div>
           </div>
           <div className="flex shrink-0 gap-2">
-            <LiveRefresh scope="trackable" trackableId={trackable.id} />
+            <LiveRefresh scope="trackable" trackableId={trackable.id} since={since} />
             <TrackableFormDialog mode="edit" trackable={{ id: trackable.id, name: trackable.name, type: trackable.type }} />
             <DeleteTrackableButton id={trackable.id} name={trackable.name} redirectTo="/trackables" size="md" />
           </div>
