@@ -172,16 +172,20 @@ export function serverCpuMs(pid: number): number {
 }
 
 /** Resident memory of the server's processes (MB), from /proc/<pid>/status. */
-export function serverRssMb(pid: number): { total: number; each: number[] } {
-  const each = processTree(pid).map((p) => {
+export function serverRssMb(pid: number): { total: number; each: number[]; pss: number; anon: number } {
+  const procs = processTree(pid).map((p) => {
     try {
-      const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1];
-      return Number(kb ?? 0) / 1024;
+      // smaps_rollup (Linux ≥ 4.14): Rss counts the pages two processes share (node's own code) in each; Pss divides
+      // them among the sharers, so the Pss of a process tree adds up to what it occupies; Anonymous is its own heap.
+      const text = fs.readFileSync(`/proc/${p}/smaps_rollup`, "utf8");
+      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? 0) / 1024;
+      return { rss: kb("Rss"), pss: kb("Pss"), anon: kb("Anonymous") };
     } catch {
-      return 0;
+      return { rss: 0, pss: 0, anon: 0 };
     }
   });
-  return { total: each.reduce((a, b) => a + b, 0), each };
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return { total: sum(procs.map((p) => p.rss)), each: procs.map((p) => p.rss), pss: sum(procs.map((p) => p.pss)), anon: sum(procs.map((p) => p.anon)) };
 }
 
 /** The load average of the machine (1, 5 and 15 minutes), for the record of a run. */

@@ -126,7 +126,12 @@ async function main() {
     console.log(`  GET /api/health during the run (${fmt(health.length)} probes): ${quantiles(health)}  max ${fmt(Math.max(...health), 1)} ms`);
     const rssOf = pids().map(serverRssMb);
     const rss = { total: rssOf.reduce((sum, r) => sum + r.total, 0), each: rssOf.flatMap((r) => r.each) };
-    console.log(`  server RSS after the run: ${fmt(rss.total)} MB (${rss.each.map((m) => fmt(m)).join(" + ")} MB, ${rss.each.length} process${rss.each.length === 1 ? "" : "es"})`);
+    const pss = rssOf.reduce((sum, r) => sum + r.pss, 0);
+    const anon = rssOf.reduce((sum, r) => sum + r.anon, 0);
+    console.log(
+      `  server RSS after the run: ${fmt(rss.total)} MB (${rss.each.map((m) => fmt(m)).join(" + ")} MB, ${rss.each.length} process${rss.each.length === 1 ? "" : "es"}); ` +
+        `PSS ${fmt(pss)} MB, anonymous ${fmt(anon)} MB`,
+    );
     // What it returns to once the load is over (V8 gives back heap pages when the process goes idle).
     await new Promise((r) => setTimeout(r, 15_000));
     const rested = pids().map(serverRssMb);
