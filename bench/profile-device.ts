@@ -17,7 +17,7 @@ async function main() {
   const db = await scratchDatabase("fenceline_device");
   const app = await startServer({
     databaseUrl: db.url,
-    env: { DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+    env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
     nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
   const base = await startBaseline(db.url);

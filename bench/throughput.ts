@@ -14,6 +14,9 @@
 //   (e) 100-point batches to (c) against the bare multi-row insert;
 //   (f) (c), (d) and (e) again for an account with [fences] geofences (half 20-vertex polygons) around its points,
 //       each run next to its plain twin: without, with, with, without.
+// Every ratio compares runs made next to each other: a baseline runs right before and right after the group it is
+// compared with ((a) around (c), (b) around (d), the bare batch around (e)), and each figure is the mean of its two
+// runs, so a drift of the shared machine's speed during the script falls on both sides of a ratio alike.
 // Each kind of run writes to trackables of its own, so no run leaves points that a later run's evaluation must catch
 // up on (the bare server inserts into trackables nobody evaluates).
 import postgres from "postgres";
@@ -111,15 +114,23 @@ async function main() {
       const p2 = await measure(`${label.slice(0, 3)} again`, appPort, appPid, plainPost, undefined, unit, mult);
       return { plain: mean(p1, p2), fenced: mean(f1, f2) };
     };
-    const ceiling = await measure("(a) framework ceiling: JSON 404 of /api/v1/*", appPort, appPid, () => ({ path: "/api/v1/no-such-endpoint", body: "{}" }), (s) => s === 404);
-    const bareSingle = await measure("(b) bare node:http + postgres.js, 1 row", basePort, basePid, apiPost(bare, point));
-    const api = await paired("(c) POST /api/v1/…/locations, 1 point", apiPost(plain, point), apiPost(fenced, point));
-    const dev = await paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced));
-    const bareBatch = await measure("(e) bare multi-row insert, 100 points", basePort, basePid, apiPost(bare, () => batch), undefined, "points/s", 100);
-    const apiBatch = await paired("(e) POST /api/v1/…/locations, 100 points", apiPost(plain, () => batch), apiPost(fenced, () => batch), "points/s", 100);
+    // Each goal's baseline runs right before and right after the runs it is compared with (the mean of the two).
+    const bracketed = async <T>(label: string, port: number, pid: number, make: (i: number) => Post, inner: () => Promise<T>, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
+      const before = await measure(label, port, pid, make, ok, unit, mult);
+      const result = await inner();
+      const after = await measure(`${label.split(",")[0]} again`, port, pid, make, ok, unit, mult);
+      return [mean(before, after), result] as const;
+    };
+    const notFound = () => ({ path: "/api/v1/no-such-endpoint", body: "{}" });
+    const [ceiling, api] = await bracketed("(a) framework ceiling: JSON 404 of /api/v1/*", appPort, appPid, notFound, () =>
+      paired("(c) POST /api/v1/…/locations, 1 point", apiPost(plain, point), apiPost(fenced, point)), (s) => s === 404);
+    const [bareSingle, dev] = await bracketed("(b) bare node:http + postgres.js, 1 row", basePort, basePid, apiPost(bare, point), () =>
+      paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced)));
+    const [bareBatch, apiBatch] = await bracketed("(e) bare multi-row insert, 100 points", basePort, basePid, apiPost(bare, () => batch), () =>
+      paired("(e) POST /api/v1/…/locations, 100 points", apiPost(plain, () => batch), apiPost(fenced, () => batch), "points/s", 100), undefined, "points/s", 100);
 
     const r = (a: Run, b: Run) => fmt(a.perSecond / b.perSecond, 3);
-    console.log("ratios (req/s, or points/s for batches; a paired figure is the mean of its two runs):");
+    console.log("ratios (req/s, or points/s for batches; each figure the mean of its two runs):");
     console.log(`  goal 1  /api/v1 single ÷ framework ceiling (≥ 0.5):           ${r(api.plain, ceiling)}`);
     console.log(`  goal 2  /ingest/traccar ÷ bare single insert (≥ 0.5):          ${r(dev.plain, bareSingle)}`);
     console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain, bareBatch)}`);
