@@ -135,12 +135,24 @@ export async function createFences(base: string, headers: Record<string, string>
 
 /** The fields of /proc/<pid>/stat after the command name (Linux), or null when the process is gone. */
 function stat(pid: number): string[] | null {
+  return statFields(`/proc/${pid}/stat`);
+}
+
+/**
+ * The fields after the command name of a /proc stat file (a process's, or a thread's under /proc/<pid>/task), or null
+ * when it is gone. Field 11 is utime, 12 stime, in clock ticks (CLOCK_TICK_MS).
+ */
+export function statFields(file: string): string[] | null {
   try {
-    return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const text = fs.readFileSync(file, "utf8");
+    return text.slice(text.lastIndexOf(")") + 2).split(" ");
   } catch {
     return null;
   }
 }
+
+/** Milliseconds per clock tick of /proc's CPU times (USER_HZ, 100 on Linux). */
+export const CLOCK_TICK_MS = 10;
 
 /**
  * CPU time (user + system) a server process has used, in ms: per post it is steadier than req/s on a shared machine,
@@ -148,7 +160,7 @@ function stat(pid: number): string[] | null {
  */
 export function cpuMs(pid: number): number {
   const fields = stat(pid);
-  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 : NaN; // utime + stime, in clock ticks of 1/100 s
+  return fields ? (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS : NaN; // utime + stime
 }
 
 /** The process and all its descendants (the server and, on the embedded database, the database's own process). */
@@ -171,7 +183,7 @@ export function serverCpuMs(pid: number): number {
   return processTree(pid).reduce((sum, p) => sum + (cpuMs(p) || 0), 0);
 }
 
-/** Resident memory of the server's processes (MB), from /proc/<pid>/status. */
+/** Memory of the server's processes (MB): RSS of each, and the PSS and anonymous memory of all, from /proc/<pid>/smaps_rollup. */
 export function serverRssMb(pid: number): { total: number; each: number[]; pss: number; anon: number } {
   const procs = processTree(pid).map((p) => {
     try {

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { benchAccount, cpuMs, createFences, fmt, load, point, scratchDatabase, startBaseline, traccarPost } from "./lib";
+import { benchAccount, CLOCK_TICK_MS, cpuMs, createFences, fmt, load, point, scratchDatabase, startBaseline, statFields, traccarPost } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 10);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -67,8 +67,7 @@ async function main() {
 
 /** The kernel's share of cpuMs: system time, in ms. */
 function systemMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[12]) * 1000) / 100;
+  return Number(statFields(`/proc/${pid}/stat`)?.[12] ?? NaN) * CLOCK_TICK_MS;
 }
 
 /** CPU time of every Postgres process on the machine (the bench's database server), in ms. */
@@ -76,14 +75,13 @@ function postgresMs(): number {
   let total = 0;
   for (const pid of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
+    let command: string;
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (!stat.includes("(postgres)")) continue;
-      const fields = stat.split(") ")[1]!.split(" ");
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      command = fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim();
     } catch {
-      // exited meanwhile
+      continue; // exited meanwhile
     }
+    if (command === "postgres") total += cpuMs(Number(pid)) || 0;
   }
   return total;
 }

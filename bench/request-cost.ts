@@ -6,25 +6,20 @@
 import fs from "node:fs";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { fmt, provisionKey } from "./lib";
+import { CLOCK_TICK_MS, fmt, provisionKey, statFields } from "./lib";
 
 const N = Number(process.argv[2] ?? 500);
-const TICK_MS = 1000 / 100; // USER_HZ
 
 type Times = { main: { u: number; s: number }; other: { u: number; s: number } };
 
 function threadTimes(pid: number): Times {
   const times: Times = { main: { u: 0, s: 0 }, other: { u: 0, s: 0 } };
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const t = tid === String(pid) ? times.main : times.other;
-      t.u += Number(fields[11]) * TICK_MS;
-      t.s += Number(fields[12]) * TICK_MS;
-    } catch {
-      // A thread that ended meanwhile.
-    }
+    const fields = statFields(`/proc/${pid}/task/${tid}/stat`);
+    if (!fields) continue; // a thread that ended meanwhile
+    const t = tid === String(pid) ? times.main : times.other;
+    t.u += Number(fields[11]) * CLOCK_TICK_MS;
+    t.s += Number(fields[12]) * CLOCK_TICK_MS;
   }
   return times;
 }

@@ -9,10 +9,10 @@ import { CLIENT_IP_HEADER } from "./client-address";
 // and POST /api/v1/trackables/{id}/locations — and the load balancers' GET /api/health, with the same code the Next.js
 // routes call (handleDeviceIngest for the devices, postLocations for the API: key, rate limit, validation, store;
 // healthResponse), without Next.js's routing, request wrapping and response pipeline, which cost more CPU than the
-// store itself (a health probe through Next.js cost ~3 ms of CPU, most of it the framework's). Like Traccar's dedicated device port, but on the
-// same port and behind the same client-address and security-header work of the app server. Only the methods that
-// store points come here; everything else (OPTIONS, 405s, HEAD, unknown paths) still goes to Next.js, whose routes
-// stay for `next dev`.
+// store itself (a health probe through Next.js cost ~3 ms of CPU, most of it the framework's). Like Traccar's
+// dedicated device port, but on the same port and behind the same client-address and security-header work of the app
+// server. Only the methods that store points, and GET of the health check, come here; everything else (OPTIONS, 405s,
+// HEAD, unknown paths) still goes to Next.js, whose routes stay for `next dev`.
 
 type AnyFormat = DeviceFormat<unknown>;
 type Loader = () => Promise<AnyFormat>;

@@ -20,7 +20,6 @@ import { mapConfig } from "@/lib/config/map";
 import { formatCoord } from "@/lib/dashboard/format";
 import { liveFingerprint } from "@/lib/dashboard/live";
 import { parseTimeRange } from "@/lib/dashboard/time-range";
-import { Id } from "@/lib/schemas/common";
 import type { Location } from "@/lib/locations/schemas";
 import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
 import { listShareLinks } from "@/lib/share-links/share-links";
@@ -45,8 +44,10 @@ const RECENT_ROWS = 20;
 // shows, the trackable itself included (see LiveRefresh).
 const loadTrackable = cache(async (trackableId: string) => {
   const { ctx } = await requireSession();
-  const since = Id.safeParse(trackableId).success ? await liveFingerprint({ ctx, scope: "trackable", trackableId: trackableId.toLowerCase() }) : "";
-  return { since, trackable: await findOr404(trackableId, (id) => getTrackable({ ctx, id })) };
+  return findOr404(trackableId, async (id) => {
+    const since = await liveFingerprint({ ctx, scope: "trackable", trackableId: id.toLowerCase() });
+    return { since, trackable: await getTrackable({ ctx, id }) };
+  });
 });
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
