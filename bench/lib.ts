@@ -87,6 +87,17 @@ export function point(i: number) {
   return { latitude: 52.5 + (i % 1000) / 10000, longitude: 13.4 + (i % 777) / 10000, accuracy: 5, battery: 80 };
 }
 
+/**
+ * The points of a trackable's `visit`-th 100-point batch (point(0) … point(99), a 1.4 km line of 11 m steps through
+ * the fences of fenceBody): "continuous" drives the line back and forth (odd visits backwards), the track of a device
+ * going up and down a street; "restart" starts every batch at point(0) again, so the device jumps 1.4 km back between
+ * two batches (twice the boundaries crossed: the stress case of dense crossings).
+ */
+export function trackBatch(visit: number, track: "continuous" | "restart") {
+  const points = Array.from({ length: 100 }, (_, i) => point(i));
+  return track === "continuous" && visit % 2 === 1 ? points.reverse() : points;
+}
+
 /** A new API key on a bench server, through its operator endpoint (what `npm run apikey:create` calls). */
 export async function provisionKey(app: { baseUrl: string; adminToken: string }, account: string, plan: "free" | "enterprise"): Promise<string> {
   const res = await fetch(`${app.baseUrl}/api/internal/api-keys`, {
@@ -243,4 +254,20 @@ export function traccarPost(tokens: readonly string[]) {
     const p = point(i);
     return { path: `/ingest/traccar?id=${tokens[i % tokens.length]}&lat=${p.latitude}&lon=${p.longitude}&accuracy=${p.accuracy}&batt=${p.battery}` };
   };
+}
+
+/** CPU time of every Postgres process on the machine (the bench's database server), in ms. */
+export function postgresMs(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let command: string;
+    try {
+      command = fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+    } catch {
+      continue; // exited meanwhile
+    }
+    if (command === "postgres") total += cpuMs(Number(pid)) || 0;
+  }
+  return total;
 }

@@ -2,11 +2,10 @@
 // postgres.js insert, side by side in one run, on a scratch Postgres database, with the app server's and the bare
 // server's CPU per request. Usage: npx tsx bench/profile-device.ts [seconds=10] [concurrency=16] [fences=0];
 // BENCH_CPU_PROF=<dir> writes the app server's CPU profile there (node --cpu-prof).
-import fs from "node:fs";
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { benchAccount, CLOCK_TICK_MS, cpuMs, createFences, fmt, load, point, scratchDatabase, startBaseline, statFields, traccarPost } from "./lib";
+import { benchAccount, CLOCK_TICK_MS, cpuMs, createFences, fmt, load, point, postgresMs, scratchDatabase, startBaseline, statFields, traccarPost } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 10);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -68,22 +67,6 @@ async function main() {
 /** The kernel's share of cpuMs: system time, in ms. */
 function systemMs(pid: number): number {
   return Number(statFields(`/proc/${pid}/stat`)?.[12] ?? NaN) * CLOCK_TICK_MS;
-}
-
-/** CPU time of every Postgres process on the machine (the bench's database server), in ms. */
-function postgresMs(): number {
-  let total = 0;
-  for (const pid of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    let command: string;
-    try {
-      command = fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-    } catch {
-      continue; // exited meanwhile
-    }
-    if (command === "postgres") total += cpuMs(Number(pid)) || 0;
-  }
-  return total;
 }
 
 /** This process's CPU (the load client) since `since`, in ms. */

@@ -1,15 +1,20 @@
 // Where a coalesced evaluation round spends its CPU: 16 trackables × 100 new points against an account with
 // [fences] geofences (createFences' layout, half 20-vertex polygons), on a scratch Postgres database, [rounds] times.
-// Usage: npx tsx bench/profile-evaluation.ts [fences=1000] [rounds=30]; add --cpu-prof to node for a profile.
+// Usage: npx tsx bench/profile-evaluation.ts [fences=1000] [rounds=30] [track=continuous|restart] (trackBatch). With BENCH_CPU_PROF=<dir>, a CPU profile of the
+// rounds (and of the script's own inserts between them, under main) without the set-up is written there.
+import fs from "node:fs";
+import { Session } from "node:inspector/promises";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { newId } from "@/lib/db/ids";
 import { accounts, geofences, locations, trackables } from "@/lib/db/schema";
 import { evaluateTrackables } from "@/lib/geofences/evaluate-trackable";
 import { openUnitDb } from "@/tests/support/unit-db";
-import { fenceBody, fmt, point } from "./lib";
+import { fenceBody, fmt, postgresMs, trackBatch } from "./lib";
 
 const fenceCount = Number(process.argv[2] ?? 1000);
 const rounds = Number(process.argv[3] ?? 30);
+const track = process.argv[4] === "restart" ? "restart" : "continuous";
 
 async function main() {
   process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
@@ -27,10 +32,21 @@ async function main() {
     let points = 0;
     let events = 0;
     let ms = 0;
+    let appMs = 0;
+    // Postgres's CPU is read in clock ticks (10 ms): over the whole loop, the script's own inserts included.
+    const db0 = postgresMs();
+    const profileDir = process.env.BENCH_CPU_PROF;
+    const profiler = profileDir ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post("Profiler.enable");
+      await profiler.post("Profiler.start");
+    }
     for (let r = 0; r < rounds; r++) {
       const at = new Date(Date.UTC(2026, 10, 23, 8) + r * 1000);
       // One unnest insert (cheap to build), so that a profile shows the evaluation rather than this script's writes.
-      const rows = ids.flatMap((trackableId) => Array.from({ length: 100 }, (_, i) => ({ id: newId(), trackableId, ...point(i) })));
+      const batch = trackBatch(r, track);
+      const rows = ids.flatMap((trackableId) => batch.map((p) => ({ id: newId(), trackableId, ...p })));
       await unit.db.execute(sql`insert into ${locations} (id, trackable_id, latitude, longitude, accuracy, battery, timestamp, received_at)
         select id, trackable_id, latitude, longitude, accuracy, battery, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
         from unnest(${sql.raw(`'{${rows.map((r) => r.id).join(",")}}'::uuid[]`)}, ${sql.raw(`'{${rows.map((r) => r.trackableId).join(",")}}'::uuid[]`)},
@@ -38,6 +54,7 @@ async function main() {
           ${sql.raw(`'{${rows.map((r) => r.accuracy).join(",")}}'::float8[]`)}, ${sql.raw(`'{${rows.map((r) => r.battery).join(",")}}'::float8[]`)})
           as u(id, trackable_id, latitude, longitude, accuracy, battery)`);
       const t0 = performance.now();
+      const app0 = process.cpuUsage();
       let left = ids;
       while (left.length > 0) {
         const result = await evaluateTrackables(left);
@@ -46,8 +63,20 @@ async function main() {
         left = result.more;
       }
       ms += performance.now() - t0;
+      const app = process.cpuUsage(app0);
+      appMs += (app.user + app.system) / 1000;
     }
-    console.log(`${fmt(fenceCount)} fences: ${fmt(points)} points in ${fmt(ms)} ms (${fmt((ms * 1000) / points, 1)} µs a point), ${fmt(events)} transitions`);
+    const databaseMs = postgresMs() - db0;
+    if (profiler && profileDir) {
+      const { profile } = await profiler.post("Profiler.stop");
+      const file = path.join(profileDir, `evaluation-${fenceCount}-${Date.now()}.cpuprofile`);
+      fs.mkdirSync(profileDir, { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      console.log(`CPU profile of the rounds: ${file}`);
+    }
+    console.log(`${fmt(fenceCount)} fences, ${track} track: ${fmt(points)} points in ${fmt(ms)} ms (${fmt((ms * 1000) / points, 1)} µs a point), ${fmt(events)} transitions; ` +
+        `CPU ${fmt((appMs * 1000) / points, 1)} µs a point in this process, ${fmt((databaseMs * 1000) / points, 1)} µs in Postgres (with this script's inserts)`,
+    );
   } finally {
     await unit.close();
   }

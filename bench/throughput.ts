@@ -11,7 +11,9 @@
 //   (b) bare single insert: node:http + postgres.js, one row;
 //   (c) POST /api/v1/trackables/{id}/locations, one point;
 //   (d) POST /ingest/traccar?id=…&lat=…, the query form Traccar Client sends;
-//   (e) 100-point batches to (c) against the bare multi-row insert;
+//   (e) 100-point batches to (c) against the bare multi-row insert: each trackable drives the bench's street back and
+//       forth (trackBatch "continuous"); (e') the same with every batch starting the street again (the device jumps
+//       back 1.4 km between batches: twice the boundary crossings, the dense case);
 //   (f) (c), (d) and (e) again for an account with [fences] geofences (half 20-vertex polygons) around its points,
 //       each run next to its plain twin: without, with, with, without.
 // Every ratio compares runs made next to each other: a baseline runs right before and right after the group it is
@@ -32,6 +34,7 @@ import {
   point,
   scratchDatabase,
   startBaseline,
+  trackBatch,
   traccarPost,
   type BenchAccount,
   type LoadResult,
@@ -99,7 +102,8 @@ async function main() {
       headers: acc.headers,
     });
     const traccar = (acc: BenchAccount) => traccarPost(acc.tokens);
-    const batch = { locations: Array.from({ length: 100 }, (_, i) => point(i)) };
+    // The i-th request's batch: its trackable's (i ÷ trackables)-th visit of the bench's street (trackBatch).
+    const batchOf = (acc: BenchAccount, track: "continuous" | "restart") => (i: number) => ({ locations: trackBatch(Math.floor(i / acc.trackables.length), track) });
     const appPid = app.process.pid!;
     const basePid = base.process.pid!;
 
@@ -126,8 +130,19 @@ async function main() {
       paired("(c) POST /api/v1/…/locations, 1 point", apiPost(plain, point), apiPost(fenced, point)), (s) => s === 404);
     const [bareSingle, dev] = await bracketed("(b) bare node:http + postgres.js, 1 row", basePort, basePid, apiPost(bare, point), () =>
       paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced)));
-    const [bareBatch, apiBatch] = await bracketed("(e) bare multi-row insert, 100 points", basePort, basePid, apiPost(bare, () => batch), () =>
-      paired("(e) POST /api/v1/…/locations, 100 points", apiPost(plain, () => batch), apiPost(fenced, () => batch), "points/s", 100), undefined, "points/s", 100);
+    const [bareBatch, { apiBatch, denseBatch }] = await bracketed(
+      "(e) bare multi-row insert, 100 points",
+      basePort,
+      basePid,
+      apiPost(bare, batchOf(bare, "continuous")),
+      async () => ({
+        apiBatch: await paired("(e) POST /api/v1/…/locations, 100 points", apiPost(plain, batchOf(plain, "continuous")), apiPost(fenced, batchOf(fenced, "continuous")), "points/s", 100),
+        denseBatch: await paired("(e') the same, each batch restarting the street", apiPost(plain, batchOf(plain, "restart")), apiPost(fenced, batchOf(fenced, "restart")), "points/s", 100),
+      }),
+      undefined,
+      "points/s",
+      100,
+    );
 
     const r = (a: Run, b: Run) => fmt(a.perSecond / b.perSecond, 3);
     console.log("ratios (req/s, or points/s for batches; each figure the mean of its two runs):");
@@ -135,7 +150,8 @@ async function main() {
     console.log(`  goal 2  /ingest/traccar ÷ bare single insert (≥ 0.5):          ${r(dev.plain, bareSingle)}`);
     console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain, bareBatch)}`);
     console.log(
-      `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): /api/v1 ${r(api.fenced, api.plain)} · /ingest/traccar ${r(dev.fenced, dev.plain)} · batches ${r(apiBatch.fenced, apiBatch.plain)}`,
+      `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): /api/v1 ${r(api.fenced, api.plain)} · /ingest/traccar ${r(dev.fenced, dev.plain)} · batches ${r(apiBatch.fenced, apiBatch.plain)}` +
+        ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}`,
     );
     console.log(`  also  /api/v1 single ÷ bare single insert: ${r(api.plain, bareSingle)} · framework ceiling ÷ bare: ${r(ceiling, bareSingle)}`);
     console.log(`load average at the end ${loadAverage()}`);

@@ -344,17 +344,15 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
       const points = more ? all.slice(0, limit) : all;
       const fenceSet = fenceSets.get(t.accountId)!;
       const before = states.get(t.id) ?? { inside: new Set<string>(), memory: new Map(), shapes: new Map<string, FenceCandidate>() };
-      const candidates = fenceSet.fences.length === 0 ? [] : candidatesFromCache(fenceSet, t.id, points);
-      const fences = new Map<string, FenceCandidate>(before.shapes);
-      for (const list of candidates) for (const c of list) fences.set(c.id, c);
-      const indexOf = new Map(points.map((p, i) => [p.id, i]));
+      const candidates = fenceSet.fences.length === 0 ? null : candidatesFromCache(fenceSet, t.id, points);
       const evaluation = evaluatePoints<Point>({
         cursor,
         inside: before.inside,
         memory: before.memory,
         points,
-        candidates: (p) => candidates[indexOf.get(p.id)!] ?? [],
-        shapes: fences,
+        // The points come in evaluation order (READS), the order evaluatePoints keeps.
+        candidates: candidates ? (_, i) => candidates[i]! : () => [],
+        shapes: before.shapes,
       });
       if (fenceSet.fences.length > 0) changes.push({ trackableId: t.id, before, after: evaluation, transitions: evaluation.transitions });
 
@@ -365,7 +363,7 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
         t,
         state,
         evaluation,
-        fences,
+        fenceOf: (id) => fenceSet.fences[fenceSet.position.get(id)!]!,
         threshold,
         delivers: deliversFor(t.plan, endpointsOf.get(t.accountId)),
         previousSecretOf: (g) => {
@@ -418,14 +416,15 @@ function happeningsOf(
     t: Locked["t"];
     state: LockedState;
     evaluation: ReturnType<typeof evaluatePoints<Point>>;
-    fences: Map<string, FenceCandidate>;
+    /** The geofence of a transition (every one comes from the account's fence cache). */
+    fenceOf: (geofenceId: string) => FenceCandidate;
     threshold: number;
     delivers: ReturnType<typeof deliversFor>;
     /** The geofence's webhook's previous secret while a rotation's overlap lasts (the fence cache holds it). */
     previousSecretOf: (g: FenceCandidate) => Previous;
   },
 ): number | null {
-  const { t, state, evaluation, fences, threshold, delivers, previousSecretOf } = input;
+  const { t, state, evaluation, fenceOf, threshold, delivers, previousSecretOf } = input;
   const trackableId = t.id;
   const beacon = beaconOf(t);
   const fresh = evaluation.fresh;
@@ -443,7 +442,7 @@ function happeningsOf(
   let battery = state.battery;
   for (const p of fresh) {
     for (const tr of byPoint.get(p.id) ?? []) {
-      const g = fences.get(tr.geofenceId)!;
+      const g = fenceOf(tr.geofenceId);
       const type = `geofence.${tr.kind}` as const;
       // A debounced crossing carries the time and place of its first point on the new side.
       const dated = tr.at ?? tr.point;

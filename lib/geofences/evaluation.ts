@@ -74,8 +74,8 @@ export interface EvaluationInput<P extends EvalPoint> {
   memory?: ReadonlyMap<string, FenceMemory>;
   /** New points, in any order. */
   points: readonly P[];
-  /** Geofences that apply to the trackable and may contain the point: a superset of those that do. */
-  candidates: (point: P) => Iterable<FenceShape>;
+  /** Geofences that apply to the trackable and may contain the point (`index`: its position in `points`): a superset of those that do. */
+  candidates: (point: P, index: number) => Iterable<FenceShape>;
   /** Shapes of every geofence in `inside` or `memory` that still applies; an id missing here is dropped without an event. */
   shapes: ReadonlyMap<string, FenceShape>;
 }
@@ -127,6 +127,9 @@ const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 const KIND_ORDER = { exit: 0, entry: 1, dwell: 2 } as const;
 
+/** A point's transitions: exits, then entries, then dwells, each by geofence id. */
+const byKindThenFence = (a: Transition, b: Transition) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || byId(a.geofenceId, b.geofenceId);
+
 /** Metres the point is outside the fence's boundary (0 when inside or on it). */
 export function metresOutsideFence(fence: FenceShape, p: LatLon): number {
   return contains(fence, p) ? 0 : metresToBoundary(fence, p);
@@ -157,23 +160,29 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
   const inside = new Set([...input.inside].filter((id) => shapes.has(id)));
   const memory = new Map<string, FenceMemory>();
   for (const [id, m] of input.memory ?? []) if (shapes.has(id) && (inside.has(id) || m.pending)) memory.set(id, m);
-  const sorted = [...input.points].sort(compareKeys);
+  const points = input.points;
+  const order = points.map((_, i) => i).sort((a, b) => compareKeys(points[a]!, points[b]!));
   const fresh: P[] = [];
   const stale: P[] = [];
   const transitions: Transition<P>[] = [];
-  let cursor = input.cursor;
+  let cursor: Cursor | null = input.cursor;
+  // Reused from point to point (a point costs no allocation unless something happens).
+  const fences = new Map<string, FenceShape>();
+  const emitted: Transition<P>[] = [];
 
-  for (const point of sorted) {
+  for (const i of order) {
+    const point = points[i]!;
     if (!isAfter(point, cursor)) {
       stale.push(point);
       continue;
     }
     fresh.push(point);
-    cursor = { timestamp: point.timestamp, id: point.id };
+    cursor = point;
 
     // The geofences to look at: the candidates, those it is inside, and those with a crossing under way.
-    const fences = new Map<string, FenceShape>();
-    for (const fence of input.candidates(point)) {
+    fences.clear();
+    emitted.length = 0;
+    for (const fence of input.candidates(point, i)) {
       // Remember the shape: a later point outside the candidate box must still be able to exit it.
       shapes.set(fence.id, fence);
       fences.set(fence.id, fence);
@@ -181,7 +190,6 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
     for (const id of inside) if (!fences.has(id)) fences.set(id, shapes.get(id)!);
     for (const id of memory.keys()) if (!fences.has(id)) fences.set(id, shapes.get(id)!);
 
-    const emitted: Transition<P>[] = [];
     for (const fence of fences.values()) {
       const wasInside = inside.has(fence.id);
       const m = memory.get(fence.id) ?? NO_MEMORY;
@@ -223,9 +231,10 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
       if (inside.has(fence.id) || state.pending) memory.set(fence.id, state);
       else memory.delete(fence.id);
     }
-    emitted.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || byId(a.geofenceId, b.geofenceId));
-    transitions.push(...emitted);
+    if (emitted.length > 1) emitted.sort(byKindThenFence);
+    for (const tr of emitted) transitions.push(tr);
   }
 
-  return { fresh, stale, transitions, inside, memory, cursor };
+  const last = fresh[fresh.length - 1];
+  return { fresh, stale, transitions, inside, memory, cursor: last ? { timestamp: last.timestamp, id: last.id } : input.cursor };
 }

@@ -88,6 +88,34 @@ describe("fence cache", () => {
     if (one) expect(cached.fences.find((f) => f.id === one.id)).toEqual(one);
   }, 120_000);
 
+  it("gives the same candidates for a round's short tracks (one search for their box) as for each point alone", async () => {
+    // 60 tracks of 25 points 20 m apart, each checked as one round (the box path: few fences near a short track)
+    // against the same points one at a time (a search per point), and their containing fences against findCandidates.
+    const next = rng(23);
+    const tracks: LatLon[][] = Array.from({ length: 60 }, (_, k) => {
+      const start = k === 0 ? { latitude: 10, longitude: 179.9995 } : { latitude: 48.8 + next() * 0.12, longitude: 2.3 + next() * 0.12 };
+      const heading = next() * 2 * Math.PI;
+      return Array.from({ length: 25 }, (_, i) => ({
+        latitude: start.latitude + (Math.cos(heading) * i * 20) / 111_000,
+        longitude: ((start.longitude + (Math.sin(heading) * i * 20) / 73_000 + 540) % 360) - 180,
+      }));
+    });
+    const cached = await accountFences(db, accountId, await version());
+    const ids = (lists: Array<Array<{ id: string }>>) => lists.map((list) => list.map((f) => f.id));
+    let containing = 0;
+    for (const trackableId of [t1, t2]) {
+      for (const track of tracks) {
+        const asTrack = candidatesFromCache(cached, trackableId, track);
+        expect(ids(asTrack)).toEqual(ids(track.map((p) => candidatesFromCache(cached, trackableId, [p])[0]!)));
+        const fromDb = await findCandidates(db, { accountId, trackableId, points: track });
+        const inDb = track.map((p, i) => fromDb[i]!.filter((f) => contains(f, p)).map((f) => f.id));
+        expect(track.map((p, i) => asTrack[i]!.filter((f) => contains(f, p)).map((f) => f.id))).toEqual(inDb);
+        containing += inDb.flat().length;
+      }
+    }
+    expect(containing).toBeGreaterThan(100);
+  }, 120_000);
+
   it("gives the shapes loadShapes gives: only fences that still apply to the trackable", async () => {
     const cached = await accountFences(db, accountId, await version());
     const ids = cached.fences.map((f) => f.id);

@@ -22,12 +22,16 @@ export interface AccountFences {
   position: Map<string, number>;
   /** Per fence (same index): it applies to all of the account's trackables. */
   all: boolean[];
+  /** Every fence applies to all of the account's trackables (none is assigned to some only). */
+  forAll: boolean;
   /** Trackable ids assigned to each fence that is not for all trackables. */
   assigned: Map<string, Set<string>>;
   /** The fences' boxes (boxOf) as longitude/latitude rectangles (one crossing the antimeridian is two), null without fences. */
   index: Flatbush | null;
   /** The fence (index into `fences`) of each rectangle of `index`. */
   fenceOf: Int32Array;
+  /** Each rectangle of `index`: minLon, minLat, maxLon, maxLat at 4 × its item number. */
+  rectangles: Float64Array;
   /**
    * Each fence's webhook's previous secret during a rotation (it bumps the version): its deliveries carry it while
    * the overlap lasts (activePrevious), with no look-up per event. Not in `fences`, which go into payloads.
@@ -46,17 +50,22 @@ function rectanglesOf([minLat, maxLat, centre, half]: Box): Array<[number, numbe
 }
 
 /** A packed R-tree of the fences' boxes (see AccountFences.index). */
-function indexOf(fences: readonly FenceCandidate[]): Pick<AccountFences, "index" | "fenceOf"> {
-  if (fences.length === 0) return { index: null, fenceOf: new Int32Array(0) };
-  const rectangles: Array<[number, [number, number, number, number]]> = [];
+function indexOf(fences: readonly FenceCandidate[]): Pick<AccountFences, "index" | "fenceOf" | "rectangles"> {
+  if (fences.length === 0) return { index: null, fenceOf: new Int32Array(0), rectangles: new Float64Array(0) };
+  const all: Array<[number, [number, number, number, number]]> = [];
   fences.forEach((f, i) => {
-    for (const r of rectanglesOf(boxOf(f))) rectangles.push([i, r]);
+    for (const r of rectanglesOf(boxOf(f))) all.push([i, r]);
   });
-  const index = new Flatbush(rectangles.length);
-  const fenceOf = new Int32Array(rectangles.length);
-  for (const [i, [minX, minY, maxX, maxY]] of rectangles) fenceOf[index.add(minX, minY, maxX, maxY)] = i;
+  const index = new Flatbush(all.length);
+  const fenceOf = new Int32Array(all.length);
+  const rectangles = new Float64Array(all.length * 4);
+  for (const [i, r] of all) {
+    const item = index.add(...r);
+    fenceOf[item] = i;
+    rectangles.set(r, item * 4);
+  }
   index.finish();
-  return { index, fenceOf };
+  return { index, fenceOf, rectangles };
 }
 
 /** Geofences kept at most, over all accounts (a few KB each at most); the least recently loaded account goes first. */
@@ -134,7 +143,7 @@ export async function accountFences(db: Executor, accountId: string, version: nu
   const previousSecrets = new Map<string, Previous>();
   for (const r of rows) if (r.previousSecret && r.previousSecretExpiresAt) previousSecrets.set(r.id, { secret: r.previousSecret, expiresAt: r.previousSecretExpiresAt });
   const position = new Map(fences.map((f, i) => [f.id, i]));
-  const loaded: AccountFences = { accountId, version, fences, position, all, assigned, ...indexOf(fences), previousSecrets };
+  const loaded: AccountFences = { accountId, version, fences, position, all, forAll: all.every(Boolean), assigned, ...indexOf(fences), previousSecrets };
   cache.delete(accountId);
   cache.set(accountId, loaded);
   let total = 0;
@@ -151,18 +160,47 @@ export async function accountFences(db: Executor, accountId: string, version: nu
 const appliesTo = (af: AccountFences, i: number, trackableId: string) =>
   af.all[i]! || (af.assigned.get(af.fences[i]!.id)?.has(trackableId) ?? false);
 
+/** Fences a track's box may hold for candidatesFromCache to test each point against them rather than search per point. */
+const TRACK_CANDIDATES = 64;
+
 /**
  * For each point (by index), the geofences that apply to the trackable and whose box holds the point, in id order: a
- * superset of those that contain it, like findCandidates (candidates.ts) but from memory.
+ * superset of those that contain it, like findCandidates (candidates.ts) but from memory. The points of a round are
+ * mostly a track, a few hundred metres long: one search for the box around all of them, then each point against the
+ * few rectangles found, instead of a search per point (which a track spread wide still gets).
  */
 export function candidatesFromCache(af: AccountFences, trackableId: string, points: readonly LatLon[]): FenceCandidate[][] {
-  const { index, fenceOf, fences } = af;
+  const { index, fenceOf, fences, rectangles } = af;
   if (!index) return points.map(() => []);
-  return points.map((p) => {
-    const hits = index.search(p.longitude, p.latitude, p.longitude, p.latitude, (item) => appliesTo(af, fenceOf[item]!, trackableId));
-    const ids = hits.length > 1 ? [...new Set(hits.map((item) => fenceOf[item]!))].sort((a, b) => a - b) : hits.map((item) => fenceOf[item]!);
-    return ids.map((i) => fences[i]!);
-  });
+  // No filter when every fence applies to every trackable (the search then makes no call per hit).
+  const applies = af.forAll ? undefined : (item: number) => appliesTo(af, fenceOf[item]!, trackableId);
+  let [west, south, east, north] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const p of points) {
+    west = Math.min(west, p.longitude);
+    east = Math.max(east, p.longitude);
+    south = Math.min(south, p.latitude);
+    north = Math.max(north, p.latitude);
+  }
+  const near = index.search(west, south, east, north, applies);
+  const inId = (items: number[]) => items.sort((a, b) => fenceOf[a]! - fenceOf[b]!);
+  const fencesOf = (items: readonly number[], p: LatLon | null): FenceCandidate[] => {
+    const found: FenceCandidate[] = [];
+    let last = -1;
+    for (const item of items) {
+      const k = item * 4;
+      if (p && (p.longitude < rectangles[k]! || p.latitude < rectangles[k + 1]! || p.longitude > rectangles[k + 2]! || p.latitude > rectangles[k + 3]!)) continue;
+      // A fence across the antimeridian has two rectangles, which a point on the line may both hit.
+      const i = fenceOf[item]!;
+      if (i !== last) found.push(fences[i]!);
+      last = i;
+    }
+    return found;
+  };
+  if (near.length <= TRACK_CANDIDATES) {
+    inId(near);
+    return points.map((p) => fencesOf(near, p));
+  }
+  return points.map((p) => fencesOf(inId(index.search(p.longitude, p.latitude, p.longitude, p.latitude, applies)), null));
 }
 
 /** The geofences among these ids that still apply to the trackable, by id (loadShapes in candidates.ts, from memory). */
