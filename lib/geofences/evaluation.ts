@@ -161,14 +161,20 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
   const memory = new Map<string, FenceMemory>();
   for (const [id, m] of input.memory ?? []) if (shapes.has(id) && (inside.has(id) || m.pending)) memory.set(id, m);
   const points = input.points;
-  const order = points.map((_, i) => i).sort((a, b) => compareKeys(points[a]!, points[b]!));
+  const order = points.map((_, i) => i);
+  // They mostly come in order already (a round reads them so): sorted only when they are not.
+  if (points.some((p, i) => i > 0 && compareKeys(points[i - 1]!, p) > 0)) order.sort((a, b) => compareKeys(points[a]!, points[b]!));
   const fresh: P[] = [];
   const stale: P[] = [];
   const transitions: Transition<P>[] = [];
   let cursor: Cursor | null = input.cursor;
-  // Reused from point to point (a point costs no allocation unless something happens).
-  const fences = new Map<string, FenceShape>();
+  // Reused from point to point, so that a point allocates nothing unless its state changes: the fences to look at
+  // and their ids, and the ids the state names (inside, then those with a crossing under way), remade on a change.
+  const toCheck: FenceShape[] = [];
+  const seen = new Set<string>();
   const emitted: Transition<P>[] = [];
+  const trackedOf = () => [...inside, ...[...memory.keys()].filter((id) => !inside.has(id))];
+  let tracked = trackedOf();
 
   for (const i of order) {
     const point = points[i]!;
@@ -180,17 +186,24 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
     cursor = point;
 
     // The geofences to look at: the candidates, those it is inside, and those with a crossing under way.
-    fences.clear();
+    toCheck.length = 0;
+    seen.clear();
     emitted.length = 0;
     for (const fence of input.candidates(point, i)) {
       // Remember the shape: a later point outside the candidate box must still be able to exit it.
       shapes.set(fence.id, fence);
-      fences.set(fence.id, fence);
+      if (!seen.has(fence.id)) toCheck.push(fence);
+      seen.add(fence.id);
     }
-    for (const id of inside) if (!fences.has(id)) fences.set(id, shapes.get(id)!);
-    for (const id of memory.keys()) if (!fences.has(id)) fences.set(id, shapes.get(id)!);
+    for (let k = 0; k < tracked.length; k++) {
+      const id = tracked[k]!;
+      if (!seen.has(id)) toCheck.push(shapes.get(id)!);
+      seen.add(id);
+    }
 
-    for (const fence of fences.values()) {
+    let changed = false;
+    for (let k = 0; k < toCheck.length; k++) {
+      const fence = toCheck[k]!;
       const wasInside = inside.has(fence.id);
       const m = memory.get(fence.id) ?? NO_MEMORY;
       const isIn = contains(fence, point);
@@ -230,7 +243,9 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
       }
       if (inside.has(fence.id) || state.pending) memory.set(fence.id, state);
       else memory.delete(fence.id);
+      if (state !== m) changed = true;
     }
+    if (changed) tracked = trackedOf();
     if (emitted.length > 1) emitted.sort(byKindThenFence);
     for (const tr of emitted) transitions.push(tr);
   }

@@ -101,7 +101,7 @@ describe("fence cache", () => {
       }));
     });
     const cached = await accountFences(db, accountId, await version());
-    const ids = (lists: Array<Array<{ id: string }>>) => lists.map((list) => list.map((f) => f.id));
+    const ids = (lists: ReadonlyArray<ReadonlyArray<{ id: string }>>) => lists.map((list) => list.map((f) => f.id));
     let containing = 0;
     for (const trackableId of [t1, t2]) {
       for (const track of tracks) {

@@ -165,11 +165,12 @@ const TRACK_CANDIDATES = 64;
 
 /**
  * For each point (by index), the geofences that apply to the trackable and whose box holds the point, in id order: a
- * superset of those that contain it, like findCandidates (candidates.ts) but from memory. The points of a round are
+ * superset of those that contain it, like findCandidates (candidates.ts) but from memory (points in a row with the
+ * same candidates share one read-only list). The points of a round are
  * mostly a track, a few hundred metres long: one search for the box around all of them, then each point against the
  * few rectangles found, instead of a search per point (which a track spread wide still gets).
  */
-export function candidatesFromCache(af: AccountFences, trackableId: string, points: readonly LatLon[]): FenceCandidate[][] {
+export function candidatesFromCache(af: AccountFences, trackableId: string, points: readonly LatLon[]): Array<readonly FenceCandidate[]> {
   const { index, fenceOf, fences, rectangles } = af;
   if (!index) return points.map(() => []);
   // No filter when every fence applies to every trackable (the search then makes no call per hit).
@@ -183,8 +184,11 @@ export function candidatesFromCache(af: AccountFences, trackableId: string, poin
   }
   const near = index.search(west, south, east, north, applies);
   const inId = (items: number[]) => items.sort((a, b) => fenceOf[a]! - fenceOf[b]!);
-  const fencesOf = (items: readonly number[], p: LatLon | null): FenceCandidate[] => {
-    const found: FenceCandidate[] = [];
+  // Consecutive points of a track mostly have the same candidates: such points share one (read-only) list.
+  let previous: readonly FenceCandidate[] = [];
+  const found: FenceCandidate[] = [];
+  const fencesOf = (items: readonly number[], p: LatLon | null): readonly FenceCandidate[] => {
+    found.length = 0;
     let last = -1;
     for (const item of items) {
       const k = item * 4;
@@ -194,13 +198,20 @@ export function candidatesFromCache(af: AccountFences, trackableId: string, poin
       if (i !== last) found.push(fences[i]!);
       last = i;
     }
-    return found;
+    if (!sameList(found, previous)) previous = found.slice();
+    return previous;
   };
   if (near.length <= TRACK_CANDIDATES) {
     inId(near);
     return points.map((p) => fencesOf(near, p));
   }
   return points.map((p) => fencesOf(inId(index.search(p.longitude, p.latitude, p.longitude, p.latitude, applies)), null));
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let n = 0; n < a.length; n++) if (a[n] !== b[n]) return false;
+  return true;
 }
 
 /** The geofences among these ids that still apply to the trackable, by id (loadShapes in candidates.ts, from memory). */

@@ -1,7 +1,8 @@
 // Geofence shapes: circles and GeoJSON polygons. Validation, the summary circle a polygon is indexed by, and the exact
 // per-shape tests (containment, distance from the boundary). Pure and free of server code, so the browser's editor
-// can use the same rules; the geometry itself comes from Turf (containment, validity) and cheap-ruler (distances to an edge).
-import { booleanPointInPolygon } from "@turf/boolean-point-in-polygon";
+// can use the same rules; the geometry itself comes from Turf (validity), point-in-polygon-hao (containment, the test
+// Turf runs) and cheap-ruler (distances to an edge).
+import pointInPolygon from "point-in-polygon-hao";
 import CheapRuler from "cheap-ruler";
 import { booleanPointOnLine } from "@turf/boolean-point-on-line";
 import { centerOfMass } from "@turf/center-of-mass";
@@ -171,7 +172,10 @@ export interface ShapeOf extends LatLon {
 /** Whether the point is inside the shape; the boundary (and a vertex) counts as inside, as does a hole's boundary. */
 export function containsPoint(shape: ShapeOf, p: LatLon): boolean {
   if (!shape.geometry) return haversineMeters(shape, p) <= shape.radius;
-  return booleanPointInPolygon([p.longitude, p.latitude], shape.geometry);
+  // point-in-polygon-hao (the test Turf's booleanPointInPolygon runs, called without Turf's per-call wrapping, which
+  // was most of what evaluation allocated): 0 on a boundary, else whether the point is inside.
+  const inside = pointInPolygon([p.longitude, p.latitude], shape.geometry.coordinates);
+  return inside === 0 || inside;
 }
 
 /**
