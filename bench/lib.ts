@@ -144,6 +144,12 @@ export async function createFences(base: string, headers: Record<string, string>
   }
 }
 
+/** CPU time (user + system) of a process's main thread (the event loop's: its thread id is the process id), in ms. */
+export function mainThreadMs(pid: number): number {
+  const fields = statFields(`/proc/${pid}/task/${pid}/stat`);
+  return fields ? (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS : NaN;
+}
+
 /** The fields of /proc/<pid>/stat after the command name (Linux), or null when the process is gone. */
 function stat(pid: number): string[] | null {
   return statFields(`/proc/${pid}/stat`);

@@ -31,6 +31,7 @@ import {
   fmt,
   load,
   loadAverage,
+  mainThreadMs,
   point,
   scratchDatabase,
   startBaseline,
@@ -45,8 +46,11 @@ const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
 const fenceCount = Number(process.argv[4] ?? 1000);
 
-/** A run's load result and the server's CPU time per request over it (its catch-up included). */
-type Run = LoadResult & { cpuPerRequest: number };
+/**
+ * A run's load result, the server's CPU time per request over it (its catch-up included), and how busy the server's
+ * event loop thread was over the posts (the share of their wall time it was on a CPU).
+ */
+type Run = LoadResult & { cpuPerRequest: number; mainBusy: number };
 
 async function main() {
   buildIfStale();
@@ -70,14 +74,16 @@ async function main() {
     const show = (label: string, r: Run, backlog: string, unit = "req/s", mult = 1) =>
       console.log(
         `${label.padEnd(52)} ${fmt(r.perSecond * mult).padStart(7)} ${unit.padEnd(8)} p50 ${fmt(r.p50, 1).padStart(6)} ms  p95 ${fmt(r.p95, 1).padStart(6)} ms  ` +
-          `CPU ${fmt(r.cpuPerRequest, 2)} ms/req  ${r.errors} errors  ${backlog}`,
+          `CPU ${fmt(r.cpuPerRequest, 2)} ms/req  event loop ${fmt(r.mainBusy * 100)} % busy  ${r.errors} errors  ${backlog}`,
       );
     const measure = async (label: string, port: number, pid: number, make: (i: number) => Post, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
       await drained(sql);
       await load(port, make, { concurrency, seconds: 2, ok }); // warm-up
       await drained(sql);
       const cpu0 = cpuMs(pid);
+      const main0 = mainThreadMs(pid);
       const loaded = await load(port, make, { concurrency, seconds, ok });
+      const mainBusy = (mainThreadMs(pid) - main0) / (loaded.seconds * 1000);
       // Sustained throughput: the posts may outrun their evaluation, which the server then finishes after the last
       // post. The time and CPU of that catch-up count as part of the run (the next run starts after it).
       const t0 = performance.now();
@@ -91,6 +97,7 @@ async function main() {
         ...loaded,
         perSecond: loaded.requests / (loaded.seconds + catchUp / 1000),
         cpuPerRequest: (cpuMs(pid) - cpu0) / Math.max(1, loaded.requests + loaded.errors),
+        mainBusy,
       };
       const backlog = left === 0 ? "" : `(${fmt(left)} points evaluated after the last post, in ${fmt(catchUp)} ms)`;
       show(label, r, backlog, unit, mult);
@@ -165,7 +172,8 @@ async function main() {
 
 /** Two runs of one request as one: the mean of their rates and of their CPU per request. */
 function mean(a: Run, b: Run): Run {
-  return { ...a, perSecond: (a.perSecond + b.perSecond) / 2, cpuPerRequest: (a.cpuPerRequest + b.cpuPerRequest) / 2 };
+  const half = (pick: (r: Run) => number) => (pick(a) + pick(b)) / 2;
+  return { ...a, perSecond: half((r) => r.perSecond), cpuPerRequest: half((r) => r.cpuPerRequest), mainBusy: half((r) => r.mainBusy) };
 }
 
 /** Points after their trackable's evaluation cursor (the app's trackables, not the bare baseline's). */
