@@ -165,10 +165,10 @@ const TRACK_CANDIDATES = 64;
 
 /**
  * For each point (by index), the geofences that apply to the trackable and whose box holds the point, in id order: a
- * superset of those that contain it, like findCandidates (candidates.ts) but from memory (points in a row with the
- * same candidates share one read-only list). The points of a round are
- * mostly a track, a few hundred metres long: one search for the box around all of them, then each point against the
- * few rectangles found, instead of a search per point (which a track spread wide still gets).
+ * superset of those that contain it, like findCandidates (candidates.ts) but from memory. Points in a row with the same
+ * candidates share one read-only list. A round's points are mostly a track a few hundred metres long: one search for
+ * the box around all of them, then each point against the few rectangles found, instead of a search per point (which
+ * a track spread wide still gets).
  */
 export function candidatesFromCache(af: AccountFences, trackableId: string, points: readonly LatLon[]): Array<readonly FenceCandidate[]> {
   const { index, fenceOf, fences, rectangles } = af;
