@@ -146,13 +146,13 @@ export async function createFences(base: string, headers: Record<string, string>
 
 /** CPU time (user + system) of a process's main thread (the event loop's: its thread id is the process id), in ms. */
 export function mainThreadMs(pid: number): number {
-  const fields = statFields(`/proc/${pid}/task/${pid}/stat`);
-  return fields ? (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS : NaN;
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 
-/** The fields of /proc/<pid>/stat after the command name (Linux), or null when the process is gone. */
-function stat(pid: number): string[] | null {
-  return statFields(`/proc/${pid}/stat`);
+/** utime + stime of a /proc stat file (statFields), in ms; NaN when the process or thread is gone. */
+function statCpuMs(file: string): number {
+  const fields = statFields(file);
+  return fields ? (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS : NaN;
 }
 
 /**
@@ -176,8 +176,7 @@ export const CLOCK_TICK_MS = 10;
  * where the load of others moves the throughput but not the work each request costs. Linux only (NaN elsewhere).
  */
 export function cpuMs(pid: number): number {
-  const fields = stat(pid);
-  return fields ? (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS : NaN; // utime + stime
+  return statCpuMs(`/proc/${pid}/stat`);
 }
 
 /** The process and all its descendants (the server and, on the embedded database, the database's own process). */
@@ -185,7 +184,7 @@ function processTree(root: number): number[] {
   const parents = new Map<number, number[]>();
   for (const name of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
-    const ppid = Number(stat(Number(name))?.[1]);
+    const ppid = Number(statFields(`/proc/${name}/stat`)?.[1]);
     if (!parents.has(ppid)) parents.set(ppid, []);
     parents.get(ppid)!.push(Number(name));
   }

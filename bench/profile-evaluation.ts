@@ -1,7 +1,8 @@
 // Where a coalesced evaluation round spends its CPU: 16 trackables × 100 new points against an account with
 // [fences] geofences (createFences' layout, half 20-vertex polygons), on a scratch Postgres database, [rounds] times.
-// Usage: npx tsx bench/profile-evaluation.ts [fences=1000] [rounds=30] [track=continuous|restart] (trackBatch). With BENCH_CPU_PROF=<dir>, a CPU profile of the
-// rounds (and of the script's own inserts between them, under main) without the set-up is written there.
+// Usage: npx tsx bench/profile-evaluation.ts [fences=1000] [rounds=30] [track=continuous|restart] (trackBatch).
+// With BENCH_CPU_PROF=<dir>, a CPU profile of the rounds (and of the script's own inserts between them, under main),
+// without the set-up, is written there.
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";

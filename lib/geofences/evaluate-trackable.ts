@@ -350,7 +350,7 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
         inside: before.inside,
         memory: before.memory,
         points,
-        // The points come in evaluation order (READS), the order evaluatePoints keeps.
+        // candidatesFromCache lists them by the point's position in `points`, which is what evaluatePoints passes.
         candidates: candidates ? (_, i) => candidates[i]! : () => [],
         shapes: before.shapes,
       });
