@@ -1,5 +1,5 @@
 // Device and API ingest throughput, every figure beside its baseline in ONE run (issue 14 goals 1–3, issue 10's
-// "within 10 % with 1,000 fences"). Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000]
+// "within 10 % with 1,000 fences"). Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [batches]
 //
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
 // node:http + postgres.js server (bench/baseline-server.ts) on the same database, driven by N keep-alive clients
@@ -33,6 +33,7 @@ import {
   loadAverage,
   mainThreadMs,
   point,
+  postgresMs,
   scratchDatabase,
   startBaseline,
   trackBatch,
@@ -45,12 +46,14 @@ import {
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
 const fenceCount = Number(process.argv[4] ?? 1000);
+/** "batches": only the batch runs, (e) and (e') with their baselines (issue 10's batch figures, in 3 minutes). */
+const only = process.argv[5];
 
 /**
  * A run's load result, the server's CPU time per request over it (its catch-up included), and how busy the server's
  * event loop thread was over the posts (the share of their wall time it was on a CPU).
  */
-type Run = LoadResult & { cpuPerRequest: number; mainBusy: number };
+type Run = LoadResult & { cpuPerRequest: number; postgresPerRequest: number; mainBusy: number };
 
 async function main() {
   buildIfStale();
@@ -74,13 +77,14 @@ async function main() {
     const show = (label: string, r: Run, backlog: string, unit = "req/s", mult = 1) =>
       console.log(
         `${label.padEnd(52)} ${fmt(r.perSecond * mult).padStart(7)} ${unit.padEnd(8)} p50 ${fmt(r.p50, 1).padStart(6)} ms  p95 ${fmt(r.p95, 1).padStart(6)} ms  ` +
-          `CPU ${fmt(r.cpuPerRequest, 2)} ms/req  event loop ${fmt(r.mainBusy * 100)} % busy  ${r.errors} errors  ${backlog}`,
+          `CPU ${fmt(r.cpuPerRequest, 2)} ms/req (Postgres ${fmt(r.postgresPerRequest, 2)})  event loop ${fmt(r.mainBusy * 100)} % busy  ${r.errors} errors  ${backlog}`,
       );
     const measure = async (label: string, port: number, pid: number, make: (i: number) => Post, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
       await drained(sql);
       await load(port, make, { concurrency, seconds: 2, ok }); // warm-up
       await drained(sql);
       const cpu0 = cpuMs(pid);
+      const pg0 = postgresMs();
       const main0 = mainThreadMs(pid);
       const loaded = await load(port, make, { concurrency, seconds, ok });
       const mainBusy = (mainThreadMs(pid) - main0) / (loaded.seconds * 1000);
@@ -97,6 +101,7 @@ async function main() {
         ...loaded,
         perSecond: loaded.requests / (loaded.seconds + catchUp / 1000),
         cpuPerRequest: (cpuMs(pid) - cpu0) / Math.max(1, loaded.requests + loaded.errors),
+        postgresPerRequest: (postgresMs() - pg0) / Math.max(1, loaded.requests + loaded.errors),
         mainBusy,
       };
       const backlog = left === 0 ? "" : `(${fmt(left)} points evaluated after the last post, in ${fmt(catchUp)} ms)`;
@@ -133,10 +138,14 @@ async function main() {
       return [mean(before, after), result] as const;
     };
     const notFound = () => ({ path: "/api/v1/no-such-endpoint", body: "{}" });
-    const [ceiling, api] = await bracketed("(a) framework ceiling: JSON 404 of /api/v1/*", appPort, appPid, notFound, () =>
-      paired("(c) POST /api/v1/…/locations, 1 point", apiPost(plain, point), apiPost(fenced, point)), (s) => s === 404);
-    const [bareSingle, dev] = await bracketed("(b) bare node:http + postgres.js, 1 row", basePort, basePid, apiPost(bare, point), () =>
-      paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced)));
+    const singles = async () => {
+      const [ceiling, api] = await bracketed("(a) framework ceiling: JSON 404 of /api/v1/*", appPort, appPid, notFound, () =>
+        paired("(c) POST /api/v1/…/locations, 1 point", apiPost(plain, point), apiPost(fenced, point)), (s) => s === 404);
+      const [bareSingle, dev] = await bracketed("(b) bare node:http + postgres.js, 1 row", basePort, basePid, apiPost(bare, point), () =>
+        paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced)));
+      return { ceiling, api, bareSingle, dev };
+    };
+    const single = only === "batches" ? null : await singles();
     const [bareBatch, { apiBatch, denseBatch }] = await bracketed(
       "(e) bare multi-row insert, 100 points",
       basePort,
@@ -153,14 +162,18 @@ async function main() {
 
     const r = (a: Run, b: Run) => fmt(a.perSecond / b.perSecond, 3);
     console.log("ratios (req/s, or points/s for batches; each figure the mean of its two runs):");
-    console.log(`  goal 1  /api/v1 single ÷ framework ceiling (≥ 0.5):           ${r(api.plain, ceiling)}`);
-    console.log(`  goal 2  /ingest/traccar ÷ bare single insert (≥ 0.5):          ${r(dev.plain, bareSingle)}`);
+    if (single) {
+      const { ceiling, api, bareSingle, dev } = single;
+      console.log(`  goal 1  /api/v1 single ÷ framework ceiling (≥ 0.5):           ${r(api.plain, ceiling)}`);
+      console.log(`  goal 2  /ingest/traccar ÷ bare single insert (≥ 0.5):          ${r(dev.plain, bareSingle)}`);
+      console.log(`  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): /api/v1 ${r(api.fenced, api.plain)} · /ingest/traccar ${r(dev.fenced, dev.plain)}`);
+      console.log(`  also  /api/v1 single ÷ bare single insert: ${r(api.plain, bareSingle)} · framework ceiling ÷ bare: ${r(ceiling, bareSingle)}`);
+    }
     console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain, bareBatch)}`);
     console.log(
-      `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): /api/v1 ${r(api.fenced, api.plain)} · /ingest/traccar ${r(dev.fenced, dev.plain)} · batches ${r(apiBatch.fenced, apiBatch.plain)}` +
+      `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced, apiBatch.plain)}` +
         ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}`,
     );
-    console.log(`  also  /api/v1 single ÷ bare single insert: ${r(api.plain, bareSingle)} · framework ceiling ÷ bare: ${r(ceiling, bareSingle)}`);
     console.log(`load average at the end ${loadAverage()}`);
     await sql.end();
   } finally {
@@ -173,7 +186,7 @@ async function main() {
 /** Two runs of one request as one: the mean of their rates and of their CPU per request. */
 function mean(a: Run, b: Run): Run {
   const half = (pick: (r: Run) => number) => (pick(a) + pick(b)) / 2;
-  return { ...a, perSecond: half((r) => r.perSecond), cpuPerRequest: half((r) => r.cpuPerRequest), mainBusy: half((r) => r.mainBusy) };
+  return { ...a, perSecond: half((r) => r.perSecond), cpuPerRequest: half((r) => r.cpuPerRequest), postgresPerRequest: half((r) => r.postgresPerRequest), mainBusy: half((r) => r.mainBusy) };
 }
 
 /** Points after their trackable's evaluation cursor (the app's trackables, not the bare baseline's). */
