@@ -437,11 +437,13 @@ function happeningsOf(
         : null,
     });
   }
-  const byPoint = new Map<string, typeof evaluation.transitions>();
-  for (const tr of evaluation.transitions) byPoint.set(tr.point.id, [...(byPoint.get(tr.point.id) ?? []), tr]);
+  // The transitions come in the order of the points that emitted them (evaluatePoints): each point's are the next ones.
+  const transitions = evaluation.transitions;
+  let next = 0;
   let battery = state.battery;
   for (const p of fresh) {
-    for (const tr of byPoint.get(p.id) ?? []) {
+    for (; next < transitions.length && transitions[next]!.point === p; next++) {
+      const tr = transitions[next]!;
       const g = fenceOf(tr.geofenceId);
       const type = `geofence.${tr.kind}` as const;
       // A debounced crossing carries the time and place of its first point on the new side.
@@ -485,5 +487,6 @@ function happeningsOf(
       battery = p.battery;
     }
   }
+  if (next < transitions.length) throw new Error(`evaluation: a transition of trackable ${trackableId} is not at one of its fresh points, in their order`);
   return battery;
 }

@@ -169,12 +169,20 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
   const transitions: Transition<P>[] = [];
   let cursor: Cursor | null = input.cursor;
   // Reused from point to point, so that a point allocates nothing unless its state changes: the fences to look at
-  // and their ids, and the ids the state names (inside, then those with a crossing under way), remade on a change.
+  // (the first `checking` of `toCheck`: an array emptied by setting its length would give up its storage and take a
+  // new one on the next push, ~150 bytes a point), which point last put each fence there (by id), and the ids the
+  // state names (inside, then those with a crossing under way), remade on a change.
   const toCheck: FenceShape[] = [];
-  const seen = new Set<string>();
+  let checking = 0;
+  const checkedAt = new Map<string, number>();
   const emitted: Transition<P>[] = [];
   const trackedOf = () => [...inside, ...[...memory.keys()].filter((id) => !inside.has(id))];
   let tracked = trackedOf();
+  const check = (fence: FenceShape, i: number) => {
+    if (checkedAt.get(fence.id) === i) return;
+    checkedAt.set(fence.id, i);
+    toCheck[checking++] = fence;
+  };
 
   for (const i of order) {
     const point = points[i]!;
@@ -186,23 +194,17 @@ export function evaluatePoints<P extends EvalPoint>(input: EvaluationInput<P>): 
     cursor = point;
 
     // The geofences to look at: the candidates, those it is inside, and those with a crossing under way.
-    toCheck.length = 0;
-    seen.clear();
+    checking = 0;
     emitted.length = 0;
     for (const fence of input.candidates(point, i)) {
       // Remember the shape: a later point outside the candidate box must still be able to exit it.
       shapes.set(fence.id, fence);
-      if (!seen.has(fence.id)) toCheck.push(fence);
-      seen.add(fence.id);
+      check(fence, i);
     }
-    for (let k = 0; k < tracked.length; k++) {
-      const id = tracked[k]!;
-      if (!seen.has(id)) toCheck.push(shapes.get(id)!);
-      seen.add(id);
-    }
+    for (let k = 0; k < tracked.length; k++) check(shapes.get(tracked[k]!)!, i);
 
     let changed = false;
-    for (let k = 0; k < toCheck.length; k++) {
+    for (let k = 0; k < checking; k++) {
       const fence = toCheck[k]!;
       const wasInside = inside.has(fence.id);
       const m = memory.get(fence.id) ?? NO_MEMORY;

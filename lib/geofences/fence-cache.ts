@@ -184,21 +184,22 @@ export function candidatesFromCache(af: AccountFences, trackableId: string, poin
   }
   const near = index.search(west, south, east, north, applies);
   const inId = (items: number[]) => items.sort((a, b) => fenceOf[a]! - fenceOf[b]!);
-  // Consecutive points of a track mostly have the same candidates: such points share one (read-only) list.
+  // Consecutive points of a track mostly have the same candidates: such points share one (read-only) list. `found`
+  // holds a point's first `count` candidates (emptying it by its length would give up its storage every point).
   let previous: readonly FenceCandidate[] = [];
   const found: FenceCandidate[] = [];
   const fencesOf = (items: readonly number[], p: LatLon | null): readonly FenceCandidate[] => {
-    found.length = 0;
+    let count = 0;
     let last = -1;
     for (const item of items) {
       const k = item * 4;
       if (p && (p.longitude < rectangles[k]! || p.latitude < rectangles[k + 1]! || p.longitude > rectangles[k + 2]! || p.latitude > rectangles[k + 3]!)) continue;
       // A fence across the antimeridian has two rectangles, which a point on the line may both hit.
       const i = fenceOf[item]!;
-      if (i !== last) found.push(fences[i]!);
+      if (i !== last) found[count++] = fences[i]!;
       last = i;
     }
-    if (!sameList(found, previous)) previous = found.slice();
+    if (!samePrefix(found, count, previous)) previous = found.slice(0, count);
     return previous;
   };
   if (near.length <= TRACK_CANDIDATES) {
@@ -208,9 +209,10 @@ export function candidatesFromCache(af: AccountFences, trackableId: string, poin
   return points.map((p) => fencesOf(inId(index.search(p.longitude, p.latitude, p.longitude, p.latitude, applies)), null));
 }
 
-function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let n = 0; n < a.length; n++) if (a[n] !== b[n]) return false;
+/** Whether the first `count` items of `a` are the items of `b`. */
+function samePrefix<T>(a: readonly T[], count: number, b: readonly T[]): boolean {
+  if (count !== b.length) return false;
+  for (let n = 0; n < count; n++) if (a[n] !== b[n]) return false;
   return true;
 }
 

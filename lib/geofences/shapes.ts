@@ -169,12 +169,18 @@ export interface ShapeOf extends LatLon {
   geometry?: PolygonGeometry | null;
 }
 
+/** containsPoint's [longitude, latitude]. */
+const AT: [number, number] = [0, 0];
+
 /** Whether the point is inside the shape; the boundary (and a vertex) counts as inside, as does a hole's boundary. */
 export function containsPoint(shape: ShapeOf, p: LatLon): boolean {
   if (!shape.geometry) return haversineMeters(shape, p) <= shape.radius;
   // point-in-polygon-hao, the test Turf's booleanPointInPolygon runs, without Turf's per-call wrapping (the largest
-  // single allocation of an evaluation with fences): 0 on a boundary, else whether the point is inside.
-  const inside = pointInPolygon([p.longitude, p.latitude], shape.geometry.coordinates);
+  // single allocation of an evaluation with fences): 0 on a boundary, else whether the point is inside. The point goes
+  // in one reused pair (the test only reads it), not a new array per fence tested.
+  AT[0] = p.longitude;
+  AT[1] = p.latitude;
+  const inside = pointInPolygon(AT, shape.geometry.coordinates);
   return inside === 0 || inside;
 }
 
