@@ -1,5 +1,6 @@
 // Device and API ingest throughput, every figure beside its baseline in ONE run (issue 14 goals 1–3, issue 10's
-// "within 10 % with 1,000 fences"). Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [batches]
+// "within 10 % with 1,000 fences").
+// Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [all|batches] [repeats=1]
 //
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
 // node:http + postgres.js server (bench/baseline-server.ts) on the same database, driven by N keep-alive clients
@@ -48,6 +49,8 @@ const concurrency = Number(process.argv[3] ?? 16);
 const fenceCount = Number(process.argv[4] ?? 1000);
 /** "batches": only the batch runs, (e) and (e') with their baselines (issue 10's batch figures, in 3 minutes). */
 const only = process.argv[5];
+/** How many times issue 10's group of four runs (without, with, with, without) is made for each request. */
+const repeats = Math.max(1, Number(process.argv[6] ?? 1));
 
 /**
  * A run's load result, the server's CPU time per request over it (its catch-up included), and how busy the server's
@@ -123,19 +126,28 @@ async function main() {
     // Issue 10's with ÷ without is a ratio of two runs of the same request: they run next to each other, twice, in
     // the order without, with, with, without (a drift of the shared machine's speed falls on both sides alike), and
     // each side is the mean of its two runs.
+    // With [repeats] > 1 the group of four runs is repeated (each group's ratio is printed too, to show the spread).
     const paired = async (label: string, plainPost: (i: number) => Post, fencedPost: (i: number) => Post, unit?: string, mult?: number) => {
-      const p1 = await measure(label, appPort, appPid, plainPost, undefined, unit, mult);
-      const f1 = await measure(`(f) ${label.slice(0, 3)} with ${fmt(fenceCount)} geofences in the account`, appPort, appPid, fencedPost, undefined, unit, mult);
-      const f2 = await measure(`(f) ${label.slice(0, 3)} again`, appPort, appPid, fencedPost, undefined, unit, mult);
-      const p2 = await measure(`${label.slice(0, 3)} again`, appPort, appPid, plainPost, undefined, unit, mult);
-      return { plain: mean(p1, p2), fenced: mean(f1, f2) };
+      const plainRuns: Run[] = [];
+      const fencedRuns: Run[] = [];
+      const groups: number[] = [];
+      for (let g = 0; g < repeats; g++) {
+        const p1 = await measure(g === 0 ? label : `${label.slice(0, 3)} again`, appPort, appPid, plainPost, undefined, unit, mult);
+        const f1 = await measure(`(f) ${label.slice(0, 3)} with ${fmt(fenceCount)} geofences in the account`, appPort, appPid, fencedPost, undefined, unit, mult);
+        const f2 = await measure(`(f) ${label.slice(0, 3)} again`, appPort, appPid, fencedPost, undefined, unit, mult);
+        const p2 = await measure(`${label.slice(0, 3)} again`, appPort, appPid, plainPost, undefined, unit, mult);
+        plainRuns.push(p1, p2);
+        fencedRuns.push(f1, f2);
+        groups.push(mean([f1, f2]).perSecond / mean([p1, p2]).perSecond);
+      }
+      return { plain: mean(plainRuns), fenced: mean(fencedRuns), groups };
     };
     // Each goal's baseline runs right before and right after the runs it is compared with (the mean of the two).
     const bracketed = async <T>(label: string, port: number, pid: number, make: (i: number) => Post, inner: () => Promise<T>, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
       const before = await measure(label, port, pid, make, ok, unit, mult);
       const result = await inner();
       const after = await measure(`${label.split(",")[0]} again`, port, pid, make, ok, unit, mult);
-      return [mean(before, after), result] as const;
+      return [mean([before, after]), result] as const;
     };
     const notFound = () => ({ path: "/api/v1/no-such-endpoint", body: "{}" });
     const singles = async () => {
@@ -162,17 +174,20 @@ async function main() {
 
     const r = (a: Run, b: Run) => fmt(a.perSecond / b.perSecond, 3);
     console.log("ratios (req/s, or points/s for batches; each figure the mean of its two runs):");
+    const spread = (groups: number[]) => (groups.length > 1 ? ` (groups ${groups.map((g) => fmt(g, 3)).join(", ")})` : "");
     if (single) {
       const { ceiling, api, bareSingle, dev } = single;
       console.log(`  goal 1  /api/v1 single ÷ framework ceiling (≥ 0.5):           ${r(api.plain, ceiling)}`);
       console.log(`  goal 2  /ingest/traccar ÷ bare single insert (≥ 0.5):          ${r(dev.plain, bareSingle)}`);
-      console.log(`  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): /api/v1 ${r(api.fenced, api.plain)} · /ingest/traccar ${r(dev.fenced, dev.plain)}`);
+      console.log(
+        `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): /api/v1 ${r(api.fenced, api.plain)}${spread(api.groups)} · /ingest/traccar ${r(dev.fenced, dev.plain)}${spread(dev.groups)}`,
+      );
       console.log(`  also  /api/v1 single ÷ bare single insert: ${r(api.plain, bareSingle)} · framework ceiling ÷ bare: ${r(ceiling, bareSingle)}`);
     }
     console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain, bareBatch)}`);
     console.log(
-      `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced, apiBatch.plain)}` +
-        ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}`,
+      `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced, apiBatch.plain)}${spread(apiBatch.groups)}` +
+        ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}${spread(denseBatch.groups)}`,
     );
     console.log(`load average at the end ${loadAverage()}`);
     await sql.end();
@@ -183,10 +198,16 @@ async function main() {
   }
 }
 
-/** Two runs of one request as one: the mean of their rates and of their CPU per request. */
-function mean(a: Run, b: Run): Run {
-  const half = (pick: (r: Run) => number) => (pick(a) + pick(b)) / 2;
-  return { ...a, perSecond: half((r) => r.perSecond), cpuPerRequest: half((r) => r.cpuPerRequest), postgresPerRequest: half((r) => r.postgresPerRequest), mainBusy: half((r) => r.mainBusy) };
+/** Runs of one request as one: the mean of their rates, of their CPU per request and of their event loop's load. */
+function mean(runs: readonly Run[]): Run {
+  const avg = (pick: (r: Run) => number) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
+  return {
+    ...runs[0]!,
+    perSecond: avg((r) => r.perSecond),
+    cpuPerRequest: avg((r) => r.cpuPerRequest),
+    postgresPerRequest: avg((r) => r.postgresPerRequest),
+    mainBusy: avg((r) => r.mainBusy),
+  };
 }
 
 /** Points after their trackable's evaluation cursor (the app's trackables, not the bare baseline's). */
