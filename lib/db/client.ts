@@ -130,10 +130,19 @@ async function startEmbeddedDatabase(dir: string, role: LockRole): Promise<{ soc
   // scripts, the tests); none of the app's own node flags (a CPU profile, an inspector). spawn, not fork: the bundler
   // leaves it alone (it would try to bundle a forked module's path).
   const bundle = process.env.FENCELINE_SERVER_BUNDLE;
-  // --expose-gc: the database process collects initdb's memory after making a new data directory (embedded-server.ts).
-  const entry = ["--expose-gc", ...(bundle ? [path.join(bundle, "embedded-server.mjs")] : ["--import", "tsx", path.join(process.cwd(), "lib", "db", "embedded-server.ts")])];
+  // Its memory (bench/README.md, session 14: 333–352 MB → 229–238 MB resident on a new data directory, CPU per query
+  // unchanged or lower): --no-liftoff compiles PGlite's WebAssembly with the optimizing compiler alone, not first with
+  // the baseline one whose code and compile memory stayed resident beside the optimized code; two malloc arenas, not
+  // one per thread that compiled (each kept what its compile freed).
+  const entry = ["--no-liftoff", ...(bundle ? [path.join(bundle, "embedded-server.mjs")] : ["--import", "tsx", path.join(process.cwd(), "lib", "db", "embedded-server.ts")])];
   const child: ChildProcess = spawn(process.execPath, entry, {
-    env: { ...process.env, FENCELINE_EMBEDDED_DIR: path.resolve(dir), FENCELINE_EMBEDDED_ROLE: role, FENCELINE_EMBEDDED_SOCKET: socket },
+    env: {
+      ...process.env,
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
+      FENCELINE_EMBEDDED_DIR: path.resolve(dir),
+      FENCELINE_EMBEDDED_ROLE: role,
+      FENCELINE_EMBEDDED_SOCKET: socket,
+    },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   let stopping = false;

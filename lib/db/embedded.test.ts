@@ -5,6 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDbHandle } from "./client";
+import { readEmbeddedLock } from "./embedded-lock";
 import { executeRows } from "./rows";
 
 // The embedded database runs in a process of its own (lib/db/embedded-server.ts) and the app reaches it with
@@ -121,5 +122,27 @@ describe.skipIf(!!process.env.DATABASE_URL)("the embedded database in its own pr
     expect(n % 50).toBe(0);
     await new Promise((r) => (again.child.exitCode === null ? again.child.once("exit", r) : r(null)));
     expect(again.child.exitCode).toBe(0);
+  }, 120_000);
+
+  it("a new data directory is made aside and renamed when whole: a start killed while making it leaves none half-made", async () => {
+    const dir = tempDir();
+    const first = holder(dir);
+    first.line.catch(() => {}); // it fails: its database process is killed below
+    const scratch = path.join(dir, "db.initialising");
+    const deadline = Date.now() + 60_000;
+    while (!fs.existsSync(scratch) && Date.now() < deadline) await sleep(10);
+    expect(fs.existsSync(scratch), "no data directory was being made aside").toBe(true);
+    expect(fs.existsSync(path.join(dir, "db", "PG_VERSION"))).toBe(false);
+    // The database process dies half-way (its lock names it); the process making the directory stops with it.
+    const dbPid = readEmbeddedLock(dir)!.pid;
+    process.kill(dbPid, "SIGKILL");
+    await new Promise((r) => (first.child.exitCode === null ? first.child.once("exit", r) : r(null)));
+    expect(fs.existsSync(path.join(dir, "db", "PG_VERSION"))).toBe(false);
+
+    // The next start makes it again, whole, and leaves nothing aside.
+    const again = holder(dir, "count");
+    expect(await again.line).toBe("count 0");
+    expect(fs.existsSync(path.join(dir, "db", "PG_VERSION"))).toBe(true);
+    expect(fs.existsSync(scratch)).toBe(false);
   }, 120_000);
 });
