@@ -4,6 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { alive, readEmbeddedLock } from "@/lib/db/embedded-lock";
 import { serverArgs } from "@/scripts/build";
 import { scratchPostgres } from "../support/scratch-db";
 
@@ -109,7 +110,14 @@ export async function startServer(
         if (child.exitCode === null) child.kill("SIGKILL");
       }
       await pg?.drop().catch(() => {});
-      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) {
+        // An embedded database's process may still be closing (its app was killed, or stopped before it was done):
+        // the directory goes once that process has (a checkpoint written meanwhile made the removal fail).
+        const holder = readEmbeddedLock(dataDir);
+        const until = Date.now() + 20_000;
+        while (holder && alive(holder.pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
