@@ -173,7 +173,7 @@ async function main() {
     );
 
     const r = (a: Run, b: Run) => fmt(a.perSecond / b.perSecond, 3);
-    console.log("ratios (req/s, or points/s for batches; each figure the mean of its two runs):");
+    console.log("ratios (req/s, or points/s for batches; each figure the mean of its runs: two, or two per group with [repeats]):");
     const spread = (groups: number[]) => (groups.length > 1 ? ` (groups ${groups.map((g) => fmt(g, 3)).join(", ")})` : "");
     if (single) {
       const { ceiling, api, bareSingle, dev } = single;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDbHandle } from "./client";
-import { readEmbeddedLock } from "./embedded-lock";
+import { alive, readEmbeddedLock } from "./embedded-lock";
 import { executeRows } from "./rows";
 
 // The embedded database runs in a process of its own (lib/db/embedded-server.ts) and the app reaches it with
@@ -21,14 +21,6 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** tests/support/embedded-holder.ts on `dir`: resolves with its first line of output ("ready <pid>" or "busy …"). */
