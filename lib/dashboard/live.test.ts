@@ -37,7 +37,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (db && mine && theirs) await db.delete(accounts).where(inArray(accounts.id, [mine.account.id, theirs.account.id]));
+  if (db && mine && theirs) {
+    const ids = [mine.account.id, theirs.account.id];
+    await db.delete(events).where(inArray(events.accountId, ids)); // no foreign key to cascade from the account
+    await db.delete(accounts).where(inArray(accounts.id, ids));
+  }
   await close?.();
 }, 60_000);
 

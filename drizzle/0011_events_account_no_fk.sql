@@ -1,0 +1,1 @@
+ALTER TABLE "events" DROP CONSTRAINT "events_account_id_accounts_id_fk";
