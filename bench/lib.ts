@@ -6,6 +6,15 @@ import { scratchPostgres } from "@/tests/support/scratch-db";
 
 export const PG_BASE = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
+/**
+ * Node flags for a bench's app server: with BENCH_CPU_PROF=<dir> a CPU profile written there, and BENCH_NODE_ARGS
+ * ("--flag …") added to the app server's own flags (a V8 setting tried against the default, run after run).
+ */
+export const benchNodeArgs = (): string[] => [
+  ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+  ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+];
+
 /** A throwaway database on the bench Postgres, dropped by the returned function. */
 export const scratchDatabase = (prefix: string) => scratchPostgres(PG_BASE, prefix);
 

@@ -2,7 +2,8 @@
 // [fences] geofences (createFences' layout, half 20-vertex polygons), on a scratch Postgres database, [rounds] times.
 // Usage: npx tsx bench/profile-evaluation.ts [fences=1000] [rounds=30] [track=continuous|restart] (trackBatch).
 // With BENCH_CPU_PROF=<dir>, a CPU profile of the rounds (and of the script's own inserts between them, under main),
-// without the set-up, is written there.
+// without the set-up, is written there; with BENCH_HEAP_PROF=<dir>, a sampling heap profile of the same (V8's
+// allocation sampling, every 32 KB on average, objects collected since included: what was allocated, not what is kept).
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
@@ -44,6 +45,13 @@ async function main() {
       await profiler.post("Profiler.enable");
       await profiler.post("Profiler.start");
     }
+    const heapDir = process.env.BENCH_HEAP_PROF;
+    const heap = heapDir ? new Session() : null;
+    if (heap) {
+      heap.connect();
+      await heap.post("HeapProfiler.enable");
+      await heap.post("HeapProfiler.startSampling", { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    }
     for (let r = 0; r < rounds; r++) {
       const at = new Date(Date.UTC(2026, 10, 23, 8) + r * 1000);
       // One unnest insert (cheap to build), so that a profile shows the evaluation rather than this script's writes.
@@ -77,6 +85,13 @@ async function main() {
       fs.mkdirSync(profileDir, { recursive: true });
       fs.writeFileSync(file, JSON.stringify(profile));
       console.log(`CPU profile of the rounds: ${file}`);
+    }
+    if (heap && heapDir) {
+      const { profile } = await heap.post("HeapProfiler.stopSampling");
+      const file = path.join(heapDir, `evaluation-${fenceCount}-${Date.now()}.heapprofile`);
+      fs.mkdirSync(heapDir, { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      console.log(`sampling heap profile of the rounds: ${file}`);
     }
     console.log(`${fmt(fenceCount)} fences, ${track} track: ${fmt(points)} points in ${fmt(ms)} ms (${fmt((ms * 1000) / points, 1)} µs a point), ${fmt(events)} transitions; ` +
         `CPU ${fmt((appMs * 1000) / points, 1)} µs a point in this process (${fmt((mainMs * 1000) / points, 1)} on its main thread), ${fmt((databaseMs * 1000) / points, 1)} µs in Postgres (with this script's inserts)`,

@@ -1,6 +1,7 @@
 // Device and API ingest throughput, every figure beside its baseline in ONE run (issue 14 goals 1–3, issue 10's
 // "within 10 % with 1,000 fences").
 // Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [all|batches] [repeats=1]
+// BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
 //
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
 // node:http + postgres.js server (bench/baseline-server.ts) on the same database, driven by N keep-alive clients
@@ -27,6 +28,7 @@ import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import {
   benchAccount,
+  benchNodeArgs,
   cpuMs,
   createFences,
   fmt,
@@ -64,7 +66,7 @@ async function main() {
   const app = await startServer({
     databaseUrl: db.url,
     env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
-    nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    nodeArgs: benchNodeArgs(),
   });
   const appPort = Number(new URL(app.baseUrl).port);
   const base = await startBaseline(db.url);

@@ -3,10 +3,11 @@
 // CPU per event (all its processes), GET /api/health latency during the run and the server's RSS after it.
 // Usage: npx tsx bench/webhook-latency.ts [seconds=60] [eventsPerSecond=50]; with DATABASE_URL, on that Postgres;
 // with DATABASE_URL and SERVERS=2, two app servers on it, the posts sent to them in turn (CPU and RSS: both summed).
+// BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
-import { fmt, provisionKey, serverCpuMs, serverRssMb } from "./lib";
+import { benchNodeArgs, fmt, provisionKey, serverCpuMs, serverRssMb } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 60);
 const rate = Number(process.argv[3] ?? 50);
@@ -21,7 +22,7 @@ async function main() {
   const options = {
     env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written there when it stops.
-    nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    nodeArgs: benchNodeArgs(),
   };
   const app = await startServer(options);
   const apps = [app];

@@ -1,0 +1,82 @@
+// Where Postgres's time goes, statement by statement, for 100-point batches with and without fences (issue 10's
+// batch figure): pg_stat_statements' totals over one run of each, per batch.
+// Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5433/test npx tsx bench/pg-statements.ts [seconds=8] [concurrency=16] [fences=1000] [continuous|restart]
+//
+// Needs a Postgres with pg_stat_statements preloaded (shared_preload_libraries) and the extension created in the
+// database of DATABASE_URL; the machine's own Postgres has neither, so run one aside, e.g.
+//   initdb -D /tmp/pgb/data -A trust -U postgres
+//   pg_ctl -D /tmp/pgb/data -o "-p 5433 -c shared_preload_libraries=pg_stat_statements -c autovacuum=off" start
+//   psql -p 5433 test -c "create extension pg_stat_statements"
+import postgres from "postgres";
+import { buildIfStale } from "@/scripts/build";
+import { startServer } from "@/tests/harness/server";
+import { PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, trackBatch, type BenchAccount, type Post } from "./lib";
+
+const seconds = Number(process.argv[2] ?? 8);
+const concurrency = Number(process.argv[3] ?? 16);
+const fenceCount = Number(process.argv[4] ?? 1000);
+const track = (process.argv[5] ?? "continuous") as "continuous" | "restart";
+
+async function main() {
+  buildIfStale();
+  const stats = postgres(PG_BASE, { max: 1, onnotice: () => {} });
+  const db = await scratchDatabase("fenceline_stmts");
+  const [database] = await stats`select oid::int from pg_database where datname = ${new URL(db.url).pathname.slice(1)}`;
+  const oid = database!.oid as number;
+  const scratch = postgres(db.url, { max: 1, onnotice: () => {} });
+  const app = await startServer({
+    databaseUrl: db.url,
+    env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+  });
+  const port = Number(new URL(app.baseUrl).port);
+  try {
+    const plain = await benchAccount(app, "bench-plain", concurrency);
+    const fenced = await benchAccount(app, "bench-fenced", concurrency);
+    await createFences(app.baseUrl, fenced.headers, fenceCount);
+    const batches = (acc: BenchAccount) => (i: number): Post => ({
+      path: `/api/v1/trackables/${acc.trackables[i % acc.trackables.length]}/locations`,
+      body: JSON.stringify({ locations: trackBatch(Math.floor(i / acc.trackables.length), track) }),
+      headers: acc.headers,
+    });
+    const run = async (label: string, acc: BenchAccount) => {
+      await load(port, batches(acc), { concurrency, seconds: 2 }); // warm-up
+      await settle(scratch);
+      await stats`select pg_stat_statements_reset()`;
+      const r = await load(port, batches(acc), { concurrency, seconds });
+      await settle(scratch);
+      const rows = await stats`
+        select calls::int, total_exec_time::float8 as ms, rows::int, query from pg_stat_statements
+        where dbid = ${oid} order by total_exec_time desc limit 25`;
+      const total = rows.reduce((s, x) => s + (x.ms as number), 0);
+      console.log(`\n${label}: ${fmt(r.requests)} batches, ${fmt(r.perSecond * 100)} points/s; statements' execution ${fmt((total / r.requests) * 1000)} µs per batch`);
+      console.log("µs/batch  calls/batch  rows/call  statement");
+      for (const x of rows) {
+        const q = (x.query as string).replace(/\s+/g, " ").slice(0, 150);
+        console.log(`${fmt(((x.ms as number) / r.requests) * 1000).padStart(8)}  ${fmt((x.calls as number) / r.requests, 2).padStart(11)}  ${fmt((x.rows as number) / Math.max(1, x.calls as number), 1).padStart(9)}  ${q}`);
+      }
+    };
+    console.log(`statements per 100-point batch (${track}), ${seconds} s per run, ${concurrency} clients, ${fmt(fenceCount)} fences`);
+    await run("without fences", plain);
+    await run(`with ${fmt(fenceCount)} fences`, fenced);
+  } finally {
+    await app.stop();
+    await scratch.end();
+    await stats.end();
+    await db.drop();
+  }
+}
+
+/** Waits until no evaluation is queued or running (the scratch database's jobs table), up to 60 s. */
+async function settle(sql: postgres.Sql) {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const [row] = await sql`select count(*)::int as n from jobs where name = 'evaluate-geofences'`;
+    if (row!.n === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
