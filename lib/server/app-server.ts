@@ -5,6 +5,7 @@ import { env } from "@/lib/config/env";
 import { apiRequestUrl } from "@/lib/http/api-path";
 import { errorBody } from "@/lib/http/errors";
 import { CLIENT_IP_HEADER, clientAddress } from "./client-address";
+import { startIdleGc } from "./idle-gc";
 import { leanRoute } from "./lean-path";
 import { pageKind, securityHeaders } from "./security-headers";
 
@@ -43,8 +44,11 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
   const app = next({ dev: false, dir: opts.dir ?? process.cwd(), customServer: true });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // A burst's garbage is collected once the server goes quiet (lib/server/idle-gc.ts).
+  const idleGc = startIdleGc();
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    idleGc.touch();
     // No redirects under /api/v1: an empty path segment reaches the route as a blank id (see lib/http/api-path.ts).
     req.url = apiRequestUrl(req.url ?? "/");
     const url = req.url;
@@ -109,6 +113,7 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
       clearTimeout(timer);
+      idleGc.stop();
       await app.close();
     },
   };
