@@ -4,6 +4,8 @@
 // Usage: npx tsx bench/webhook-latency.ts [seconds=60] [eventsPerSecond=50]; with DATABASE_URL, on that Postgres;
 // with DATABASE_URL and SERVERS=2, two app servers on it, the posts sent to them in turn (CPU and RSS: both summed).
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
+import fs from "node:fs";
+import path from "node:path";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
@@ -18,18 +20,24 @@ async function main() {
   const receiver = await startReceiver({ secret: "latency-secret" });
   // PGlite (the default install) unless DATABASE_URL is set: then a scratch database on that Postgres.
   const servers = Number(process.env.SERVERS ?? 1);
+  // BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot of the (first) app server, written there after the rest below.
+  const snapshotDir = process.env.BENCH_HEAP_SNAPSHOT;
+  if (snapshotDir) fs.mkdirSync(snapshotDir, { recursive: true });
+  if (snapshotDir) fs.mkdirSync(snapshotDir, { recursive: true });
   if (servers > 1 && !process.env.DATABASE_URL) throw new Error("SERVERS=2 needs DATABASE_URL (the embedded database serves one process)");
   const options = {
     env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written there when it stops.
-    nodeArgs: benchNodeArgs(),
+    nodeArgs: [...benchNodeArgs(), ...(snapshotDir ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapshotDir}`] : [])],
   };
   const app = await startServer(options);
   const apps = [app];
   while (apps.length < servers) apps.push(await startServer({ ...options, databaseUrl: app.databaseUrl! }));
   const pids = () => apps.map((a) => a.process.pid!);
   let turn = 0;
+  const rssNow = () => pids().map(serverRssMb).map((r) => fmt(r.each[0]!)).join(" + ");
   try {
+    const startedRss = rssNow();
     const key = await provisionKey(app, "latency", "enterprise");
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     // One retry on a connection reset: a keep-alive socket the server closed just as the client reused it.
@@ -56,6 +64,7 @@ async function main() {
         }
       }),
     );
+    console.log(`  app server RSS after start ${startedRss} MB, after the set-up (${fmt(total)} trackables) ${rssNow()} MB`);
     receiver.setResponder((r) => {
       arrivals.set(r.json.beacon.id, performance.now());
       return { status: 200 };
@@ -139,11 +148,29 @@ async function main() {
     console.log(
       `  server RSS 15 s later: ${fmt(rested.reduce((sum, r) => sum + r.total, 0))} MB (${rested.flatMap((r) => r.each).map((m) => fmt(m)).join(" + ")} MB)`,
     );
+    if (snapshotDir) console.log(`  heap snapshot of the app server: ${await heapSnapshot(app.process.pid!, snapshotDir)}`);
   } finally {
     await receiver.close();
     for (const a of apps.slice(1)) await a.stop();
     await app.stop();
   }
+}
+
+/** Signals the server to write a heap snapshot (--heapsnapshot-signal) and waits for the file to be whole. */
+async function heapSnapshot(pid: number, dir: string): Promise<string> {
+  const before = new Set(fs.readdirSync(dir));
+  process.kill(pid, "SIGUSR2");
+  const until = Date.now() + 120_000;
+  let last = -1;
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const file = fs.readdirSync(dir).find((f) => f.endsWith(".heapsnapshot") && !before.has(f));
+    if (!file) continue;
+    const size = fs.statSync(path.join(dir, file)).size;
+    if (size > 0 && size === last) return path.join(dir, file);
+    last = size;
+  }
+  throw new Error("no heap snapshot within 2 minutes");
 }
 
 main().catch((err: unknown) => {
