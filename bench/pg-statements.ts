@@ -1,6 +1,7 @@
 // Where Postgres's time goes, statement by statement, for 100-point batches with and without fences (issue 10's
-// batch figure): pg_stat_statements' totals over one run of each, per batch.
-// Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5433/test npx tsx bench/pg-statements.ts [seconds=8] [concurrency=16] [fences=1000] [continuous|restart]
+// batch figure), or for single device posts (`traccar`: goal 2's /ingest/traccar query form): pg_stat_statements'
+// totals over one run of each, per request.
+// Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5433/test npx tsx bench/pg-statements.ts [seconds=8] [concurrency=16] [fences=1000] [continuous|restart|traccar]
 //
 // Needs a Postgres with pg_stat_statements preloaded (shared_preload_libraries) and the extension created in the
 // database of DATABASE_URL; the machine's own Postgres has neither, so run one aside, e.g.
@@ -10,12 +11,17 @@
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, trackBatch, type BenchAccount, type Post } from "./lib";
+import { PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, traccarPost, trackBatch, type BenchAccount, type Post } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
 const fenceCount = Number(process.argv[4] ?? 1000);
-const track = (process.argv[5] ?? "continuous") as "continuous" | "restart";
+const mode = (process.argv[5] ?? "continuous") as "continuous" | "restart" | "traccar";
+/**
+ * BENCH_HISTORY=<n>: after the warm-up (when the statements have been prepared and planned on small tables), n older
+ * points are stored for each of the account's trackables, so a plan that reads a trackable's history shows.
+ */
+const history = Number(process.env.BENCH_HISTORY ?? 0);
 
 async function main() {
   buildIfStale();
@@ -35,27 +41,39 @@ async function main() {
     await createFences(app.baseUrl, fenced.headers, fenceCount);
     const batches = (acc: BenchAccount) => (i: number): Post => ({
       path: `/api/v1/trackables/${acc.trackables[i % acc.trackables.length]}/locations`,
-      body: JSON.stringify({ locations: trackBatch(Math.floor(i / acc.trackables.length), track) }),
+      body: JSON.stringify({ locations: trackBatch(Math.floor(i / acc.trackables.length), mode === "traccar" ? "continuous" : mode) }),
       headers: acc.headers,
     });
+    const posts = (acc: BenchAccount) => (mode === "traccar" ? traccarPost(acc.tokens) : batches(acc));
+    const unit = mode === "traccar" ? "post" : "batch";
     const run = async (label: string, acc: BenchAccount) => {
-      await load(port, batches(acc), { concurrency, seconds: 2 }); // warm-up
+      await load(port, posts(acc), { concurrency, seconds: 2 }); // warm-up
       await settle(scratch);
+      if (history > 0) {
+        await scratch`
+          insert into locations (id, trackable_id, latitude, longitude, accuracy, battery, timestamp, received_at, source)
+          select gen_random_uuid(), t, 52.5 + (g % 1000) / 10000.0, 13.4 + (g % 777) / 10000.0, 5, 80,
+                 timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', now(), 'traccar'
+          from unnest(${acc.trackables}::uuid[]) t, generate_series(1, ${history}) g`;
+      }
       await stats`select pg_stat_statements_reset()`;
-      const r = await load(port, batches(acc), { concurrency, seconds });
+      const r = await load(port, posts(acc), { concurrency, seconds });
       await settle(scratch);
       const rows = await stats`
         select calls::int, total_exec_time::float8 as ms, rows::int, query from pg_stat_statements
         where dbid = ${oid} order by total_exec_time desc limit 25`;
       const total = rows.reduce((s, x) => s + (x.ms as number), 0);
-      console.log(`\n${label}: ${fmt(r.requests)} batches, ${fmt(r.perSecond * 100)} points/s; statements' execution ${fmt((total / r.requests) * 1000)} µs per batch`);
-      console.log("µs/batch  calls/batch  rows/call  statement");
+      const rate = mode === "traccar" ? `${fmt(r.perSecond)} posts/s` : `${fmt(r.perSecond * 100)} points/s`;
+      console.log(`\n${label}: ${fmt(r.requests)} ${unit}s, ${rate}; statements' execution ${fmt((total / r.requests) * 1000)} µs per ${unit}`);
+      console.log(`µs/${unit}  calls/${unit}  rows/call  statement`.replace(/^(\S+)/, (m) => m.padStart(8)));
       for (const x of rows) {
         const q = (x.query as string).replace(/\s+/g, " ").slice(0, 150);
         console.log(`${fmt(((x.ms as number) / r.requests) * 1000).padStart(8)}  ${fmt((x.calls as number) / r.requests, 2).padStart(11)}  ${fmt((x.rows as number) / Math.max(1, x.calls as number), 1).padStart(9)}  ${q}`);
       }
     };
-    console.log(`statements per 100-point batch (${track}), ${seconds} s per run, ${concurrency} clients, ${fmt(fenceCount)} fences`);
+    const what = mode === "traccar" ? "single /ingest/traccar post" : `100-point batch (${mode})`;
+    const older = history > 0 ? `, ${fmt(history)} older points per trackable stored after the warm-up` : "";
+    console.log(`statements per ${what}, ${seconds} s per run, ${concurrency} clients, ${fmt(fenceCount)} fences${older}`);
     await run("without fences", plain);
     await run(`with ${fmt(fenceCount)} fences`, fenced);
   } finally {

@@ -1,6 +1,6 @@
 // Device and API ingest throughput, every figure beside its baseline in ONE run (issue 14 goals 1–3, issue 10's
 // "within 10 % with 1,000 fences").
-// Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [all|batches] [repeats=1]
+// Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [all|batches|singles] [repeats=1]
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
 //
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
@@ -49,7 +49,10 @@ import {
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
 const fenceCount = Number(process.argv[4] ?? 1000);
-/** "batches": only the batch runs, (e) and (e') with their baselines (issue 10's batch figures, in 3 minutes). */
+/**
+ * "batches": only the batch runs, (e) and (e') with their baselines (issue 10's batch figures, in 3 minutes);
+ * "singles": only the single-point runs, (a) to (d) (goals 1 and 2, in 4 minutes).
+ */
 const only = process.argv[5];
 /** How many times issue 10's group of four runs (without, with, with, without) is made for each request. */
 const repeats = Math.max(1, Number(process.argv[6] ?? 1));
@@ -160,7 +163,7 @@ async function main() {
       return { ceiling, api, bareSingle, dev };
     };
     const single = only === "batches" ? null : await singles();
-    const [bareBatch, { apiBatch, denseBatch }] = await bracketed(
+    const batches = only === "singles" ? null : await bracketed(
       "(e) bare multi-row insert, 100 points",
       basePort,
       basePid,
@@ -186,11 +189,14 @@ async function main() {
       );
       console.log(`  also  /api/v1 single ÷ bare single insert: ${r(api.plain, bareSingle)} · framework ceiling ÷ bare: ${r(ceiling, bareSingle)}`);
     }
-    console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain, bareBatch)}`);
-    console.log(
-      `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced, apiBatch.plain)}${spread(apiBatch.groups)}` +
-        ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}${spread(denseBatch.groups)}`,
-    );
+    if (batches) {
+      const [bareBatch, { apiBatch, denseBatch }] = batches;
+      console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain, bareBatch)}`);
+      console.log(
+        `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced, apiBatch.plain)}${spread(apiBatch.groups)}` +
+          ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}${spread(denseBatch.groups)}`,
+      );
+    }
     console.log(`load average at the end ${loadAverage()}`);
     await sql.end();
   } finally {

@@ -189,6 +189,33 @@ describe("GET|POST /ingest/traccar", () => {
     expect(await storedLocations(account, trackableId)).toHaveLength(1);
   });
 
+  it("a resend of a point stored earlier is dropped, among many stored points and when the API stored it; a new point is not", async () => {
+    const { account, trackableId, token } = await newDevice();
+    const t0 = nowS() - 3600;
+    // A history of 300 points (one post through the API), one of them the point the device sends again below.
+    const history = Array.from({ length: 300 }, (_, i) => ({
+      latitude: 48 + i / 1000,
+      longitude: 11.5,
+      timestamp: new Date((t0 + i) * 1000).toISOString(),
+    }));
+    const posted = await account.api("POST", `/trackables/${trackableId}/locations`, { locations: history });
+    expect(posted.status, posted.text).toBe(201);
+    // The device sends again the point the API stored at t0 + 150, then points of its own, twice each.
+    const again = `id=${token}&timestamp=${t0 + 150}&lat=${48 + 150 / 1000}&lon=11.5`;
+    const sameTimeElsewhere = `id=${token}&timestamp=${t0 + 150}&lat=48.9&lon=11.5`;
+    const fresh = `id=${token}&timestamp=${t0 + 400}&lat=48.5&lon=11.6`;
+    for (const q of [again, sameTimeElsewhere, fresh, sameTimeElsewhere, fresh]) {
+      const res = await send("GET", `/ingest/traccar?${q}`);
+      expect(res.status, `${q}: ${res.text}`).toBe(200);
+    }
+    const stored = await storedLocations(account, trackableId);
+    expect(stored).toHaveLength(302);
+    expect(stored.filter((l) => l.source === "traccar").map((l) => [l.timestamp, l.latitude])).toEqual([
+      [new Date((t0 + 150) * 1000).toISOString(), 48.9],
+      [new Date((t0 + 400) * 1000).toISOString(), 48.5],
+    ]);
+  });
+
   it("bad input: 400 for a missing or invalid position, 415 for other content types, 401 without a token; nothing stored, never a 500", async () => {
     const { account, trackableId, token } = await newDevice();
     const ts = nowS();
