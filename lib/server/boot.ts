@@ -3,7 +3,7 @@ import { jobsProvider } from "@/lib/jobs/config";
 
 /**
  * Server boot: open and migrate the database before the first request (or stop with the reason), then start the
- * embedded workflow runner unless Inngest runs the workflows.
+ * embedded workflow runner unless Inngest runs the workflows, and on the embedded database its autoanalyze.
  */
 export async function boot(): Promise<void> {
   let handle;
@@ -12,6 +12,11 @@ export async function boot(): Promise<void> {
   } catch (err) {
     console.error("[fenceline] could not open the database:", err instanceof Error ? err.message : err);
     process.exit(1);
+  }
+  if (handle.kind === "pglite") {
+    // PGlite has no autovacuum: without this its tables are never analyzed (lib/db/auto-analyze.ts).
+    const { startAutoAnalyze } = await import("@/lib/db/auto-analyze");
+    startAutoAnalyze(handle.db);
   }
   if (jobsProvider() === "embedded") {
     const { EmbeddedRunner } = await import("@/lib/jobs/embedded-runner");
