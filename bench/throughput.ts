@@ -91,6 +91,7 @@ async function main() {
       await drained(sql);
       await load(port, make, { concurrency, seconds: 2, ok }); // warm-up
       await drained(sql);
+      const [{ events: events0 }] = await sql<[{ events: number }]>`select count(*)::int as events from events`;
       const cpu0 = cpuMs(pid);
       const pg0 = postgresMs();
       const main0 = mainThreadMs(pid);
@@ -112,7 +113,13 @@ async function main() {
         postgresPerRequest: (postgresMs() - pg0) / Math.max(1, loaded.requests + loaded.errors),
         mainBusy,
       };
-      const backlog = left === 0 ? "" : `(${fmt(left)} points evaluated after the last post, in ${fmt(catchUp)} ms)`;
+      const [{ events: events1 }] = await sql<[{ events: number }]>`select count(*)::int as events from events`;
+      // Geofence events (entries, exits) the run's points made, warm-up excluded: the work fences add per request.
+      const made = events1 - events0;
+      const backlog = [
+        made > 0 ? `${fmt(made / Math.max(1, loaded.requests), 2)} geofence events a request` : "",
+        left === 0 ? "" : `(${fmt(left)} points evaluated after the last post, in ${fmt(catchUp)} ms)`,
+      ].filter(Boolean).join("  ");
       show(label, r, backlog, unit, mult);
       return r;
     };
