@@ -10,11 +10,12 @@
 // is the largest history again after an ANALYZE (a fresh plan, made knowing the table).
 // Usage: [DATABASE_URL=postgres://…] npx tsx bench/device-history.ts [max=1000000] [posts=300]
 import { sql } from "drizzle-orm";
+import { queryRows } from "@/lib/db/rows";
 import { createDeviceToken } from "@/lib/devices/tokens";
 import { ingestLocations } from "@/lib/locations/locations";
 import { createTrackable } from "@/lib/trackables/trackables";
 import { openUnitDb } from "@/tests/support/unit-db";
-import { fmt } from "./lib";
+import { HISTORY_INSERT, fmt } from "./lib";
 
 const max = Number(process.argv[2] ?? 1_000_000);
 const posts = Number(process.argv[3] ?? 300);
@@ -73,10 +74,7 @@ async function main() {
     for (const size of sizes) {
       if (size > stored) {
         // Older than anything the measurements post, one a second; latitudes vary so no two points match.
-        await db.execute(sql`insert into locations (id, trackable_id, latitude, longitude, accuracy, battery, timestamp, received_at, source)
-          select gen_random_uuid(), ${trackable.id}, 52.5 + (g % 1000) / 10000.0, 13.4 + (g % 777) / 10000.0, 5, 80,
-                 timestamptz '2026-01-01T00:00:00Z' + g * interval '1 second', now(), 'traccar'
-          from generate_series(${stored + 1}::int, ${size}::int) g`);
+        await queryRows(db, HISTORY_INSERT, [[trackable.id], stored + 1, size, "2026-01-01T00:00:00Z", "traccar"]);
         stored = size;
       }
       line(`${fmt(size)}, as the server runs`, await measure());

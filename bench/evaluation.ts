@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
+import { deleteAccounts } from "@/lib/accounts/accounts";
 import { closeDb, getDbHandle } from "@/lib/db/client";
 import { executeRows } from "@/lib/db/rows";
 import { accounts, geofences, trackables } from "@/lib/db/schema";
@@ -157,7 +158,7 @@ async function main(): Promise<number> {
     console.log(`single-query candidates/point: ${fmt(singleCandidates / singlePoints, 1)}`);
     console.log(`indexed (${fmt(BATCH)} points/query) vs naive: ${fmt(naiveS / points.length / (batchS / points.length), 1)}× the throughput`);
 
-    await db.delete(accounts).where(eq(accounts.id, accountId));
+    await deleteAccounts(db, [accountId]);
     if (disagreements > 0) {
       console.error(`FAIL: the indexed path and the naive loop disagree on ${fmt(disagreements)} point results`);
       return 1;

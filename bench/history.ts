@@ -4,7 +4,7 @@
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { fmt, scratchDatabase, provisionKey } from "./lib";
+import { HISTORY_INSERT, fmt, scratchDatabase, provisionKey } from "./lib";
 
 const total = Number(process.argv[2] ?? 1_000_000);
 
@@ -28,13 +28,7 @@ async function main() {
     const otherId = ((await other.json()) as { id: string }).id;
 
     const t0 = performance.now();
-    for (const id of [trackableId, otherId]) {
-      await sql`
-        insert into locations (id, trackable_id, latitude, longitude, accuracy, battery, timestamp, received_at)
-        select gen_random_uuid(), ${id}, 52.5 + (g % 1000) / 10000.0, 13.4 + (g % 777) / 10000.0, 5, 80,
-               timestamptz '2026-01-01T00:00:00Z' + g * interval '1 second', now()
-        from generate_series(1, ${total}) g`;
-    }
+    await sql.unsafe(HISTORY_INSERT, [[trackableId, otherId], 1, total, "2026-01-01T00:00:00Z", "api"]);
     await sql`analyze locations`;
     console.log(`history bench: ${fmt(total)} points for the trackable (+${fmt(total)} for another) loaded in ${fmt((performance.now() - t0) / 1000, 1)} s`);
 

@@ -15,6 +15,16 @@ export const benchNodeArgs = (): string[] => [
   ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
 ];
 
+/**
+ * Stored history for benches, in one statement: points $2 to $3 for each trackable of $1 (uuid[]), one a second
+ * from $4 (timestamptz), with source $5. Latitudes and longitudes vary, so no two points of a trackable match. Run it
+ * with postgres.js's `sql.unsafe(HISTORY_INSERT, params)` or lib's `queryRows(db, HISTORY_INSERT, params)`.
+ */
+export const HISTORY_INSERT = `insert into locations (id, trackable_id, latitude, longitude, accuracy, battery, timestamp, received_at, source)
+  select gen_random_uuid(), t, 52.5 + (g % 1000) / 10000.0, 13.4 + (g % 777) / 10000.0, 5, 80,
+         $4::timestamptz + g * interval '1 second', now(), $5::text
+  from unnest($1::uuid[]) t, generate_series($2::int, $3::int) g`;
+
 /** A throwaway database on the bench Postgres, dropped by the returned function. */
 export const scratchDatabase = (prefix: string) => scratchPostgres(PG_BASE, prefix);
 

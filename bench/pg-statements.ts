@@ -11,7 +11,7 @@
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, traccarPost, trackBatch, type BenchAccount, type Post } from "./lib";
+import { HISTORY_INSERT, PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, traccarPost, trackBatch, type BenchAccount, type Post } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -39,22 +39,18 @@ async function main() {
     const plain = await benchAccount(app, "bench-plain", concurrency);
     const fenced = await benchAccount(app, "bench-fenced", concurrency);
     await createFences(app.baseUrl, fenced.headers, fenceCount);
-    const batches = (acc: BenchAccount) => (i: number): Post => ({
+    const batches = (acc: BenchAccount, track: "continuous" | "restart") => (i: number): Post => ({
       path: `/api/v1/trackables/${acc.trackables[i % acc.trackables.length]}/locations`,
-      body: JSON.stringify({ locations: trackBatch(Math.floor(i / acc.trackables.length), mode === "traccar" ? "continuous" : mode) }),
+      body: JSON.stringify({ locations: trackBatch(Math.floor(i / acc.trackables.length), track) }),
       headers: acc.headers,
     });
-    const posts = (acc: BenchAccount) => (mode === "traccar" ? traccarPost(acc.tokens) : batches(acc));
+    const posts = (acc: BenchAccount) => (mode === "traccar" ? traccarPost(acc.tokens) : batches(acc, mode));
     const unit = mode === "traccar" ? "post" : "batch";
     const run = async (label: string, acc: BenchAccount) => {
       await load(port, posts(acc), { concurrency, seconds: 2 }); // warm-up
       await settle(scratch);
       if (history > 0) {
-        await scratch`
-          insert into locations (id, trackable_id, latitude, longitude, accuracy, battery, timestamp, received_at, source)
-          select gen_random_uuid(), t, 52.5 + (g % 1000) / 10000.0, 13.4 + (g % 777) / 10000.0, 5, 80,
-                 timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', now(), 'traccar'
-          from unnest(${acc.trackables}::uuid[]) t, generate_series(1, ${history}) g`;
+        await scratch.unsafe(HISTORY_INSERT, [acc.trackables, 1, history, "2025-01-01T00:00:00Z", "traccar"]);
       }
       await stats`select pg_stat_statements_reset()`;
       const r = await load(port, posts(acc), { concurrency, seconds });

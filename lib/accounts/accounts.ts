@@ -1,9 +1,9 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { forgetVerifiedKeys } from "@/lib/api-keys/keys";
 import { env } from "@/lib/config/env";
 import { exec, type Ctx, type Plan } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
-import { accounts, users, type AccountRow } from "@/lib/db/schema";
+import { accounts, events, users, type AccountRow } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
 import type { AccountMember, UpdateAccountInput } from "./schemas";
 
@@ -37,6 +37,20 @@ export async function ensureAccount(db: Db, input: { slug: string; plan?: Plan; 
   // Keys verified before the change carry the old plan: this process must look them up again.
   if (planChanged) forgetVerifiedKeys({ accountId: row.id });
   return row;
+}
+
+/**
+ * Deletes accounts and everything they own. Foreign keys cascade to the rest; the events log has no key to its account
+ * (lib/db/schema/events.ts), so its rows are deleted first, in the same transaction. Keys this process verified for
+ * the accounts stop working at once.
+ */
+export async function deleteAccounts(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.transaction(async (tx) => {
+    await tx.delete(events).where(inArray(events.accountId, [...ids]));
+    await tx.delete(accounts).where(inArray(accounts.id, [...ids]));
+  });
+  for (const accountId of ids) forgetVerifiedKeys({ accountId });
 }
 
 /** Renames ctx's account (the workspace name shown in the dashboard); the slug does not change. */

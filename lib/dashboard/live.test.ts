@@ -4,6 +4,7 @@ import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatLocal, formatRelative } from "@/components/ui/time";
 import { localInputToIso, toLocalInput } from "@/components/ui/local-datetime-input";
+import { deleteAccounts } from "@/lib/accounts/accounts";
 import type { Ctx } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
 import { accounts, events, locations, trackables, webhookDeliveries } from "@/lib/db/schema";
@@ -37,11 +38,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (db && mine && theirs) {
-    const ids = [mine.account.id, theirs.account.id];
-    await db.delete(events).where(inArray(events.accountId, ids)); // no foreign key to cascade from the account
-    await db.delete(accounts).where(inArray(accounts.id, ids));
-  }
+  if (db && mine && theirs) await deleteAccounts(db, [mine.account.id, theirs.account.id]);
   await close?.();
 }, 60_000);
 

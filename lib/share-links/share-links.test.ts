@@ -1,7 +1,8 @@
 import { openUnitDb } from "@/tests/support/unit-db";
 import { randomBytes } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deleteAccounts } from "@/lib/accounts/accounts";
 import type { Ctx } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
 import { accounts, shareLinks, trackables } from "@/lib/db/schema";
@@ -39,7 +40,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (db && ctx) await db.delete(accounts).where(inArray(accounts.id, [ctx.account.id]));
+  if (db && ctx) await deleteAccounts(db, [ctx.account.id]);
   await close?.();
 }, 60_000);
 

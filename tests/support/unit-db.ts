@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { inArray } from "drizzle-orm";
 import { closeDb, getDbHandle, type Db } from "@/lib/db/client";
-import { accounts, events } from "@/lib/db/schema";
+import { accounts } from "@/lib/db/schema";
+import { deleteAccounts } from "@/lib/accounts/accounts";
 import type { Ctx, Plan } from "@/lib/context";
 import { scratchPostgres } from "./scratch-db";
 
@@ -36,11 +36,7 @@ export async function openUnitDb(label: string) {
       return { account: { id: row!.id, plan }, db };
     },
     async close() {
-      if (created.length > 0) {
-        // Events carry no foreign key to their account (lib/db/schema/events.ts): they go first, by hand.
-        await db.delete(events).where(inArray(events.accountId, created));
-        await db.delete(accounts).where(inArray(accounts.id, created));
-      }
+      await deleteAccounts(db, created);
       await closeDb();
       await drop?.();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ export interface EventLocation {
 // readable), so those ids carry no foreign key. Nor does account_id: a key check would lock the account's row for
 // every event, and concurrent evaluations of one account's trackables then share that lock as a multixact, which
 // cost ~9 µs an event row in Postgres (issue 10's batches). Accounts are never deleted by the app; whoever deletes one
-// deletes its events first (tests/support/unit-db.ts).
+// deletes its events first (deleteAccounts in lib/accounts/accounts.ts).
 export const events = pgTable(
   "events",
   {
