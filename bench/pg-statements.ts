@@ -2,6 +2,7 @@
 // batch figure), or for single device posts (`traccar`: goal 2's /ingest/traccar query form): pg_stat_statements'
 // totals over one run of each, per request.
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5433/test npx tsx bench/pg-statements.ts [seconds=8] [concurrency=16] [fences=1000] [continuous|restart|traccar]
+// Beside each statement: its WAL bytes and full-page images per request (pg_stat_statements counts both).
 //
 // Needs a Postgres with pg_stat_statements preloaded (shared_preload_libraries) and the extension created in the
 // database of DATABASE_URL; the machine's own Postgres has neither, so run one aside, e.g.
@@ -56,15 +57,16 @@ async function main() {
       const r = await load(port, posts(acc), { concurrency, seconds });
       await settle(scratch);
       const rows = await stats`
-        select calls::int, total_exec_time::float8 as ms, rows::int, query from pg_stat_statements
+        select calls::int, total_exec_time::float8 as ms, rows::int, wal_bytes::float8 as wal, wal_fpi::int as fpi, query from pg_stat_statements
         where dbid = ${oid} order by total_exec_time desc limit 25`;
       const total = rows.reduce((s, x) => s + (x.ms as number), 0);
       const rate = mode === "traccar" ? `${fmt(r.perSecond)} posts/s` : `${fmt(r.perSecond * 100)} points/s`;
       console.log(`\n${label}: ${fmt(r.requests)} ${unit}s, ${rate}; statements' execution ${fmt((total / r.requests) * 1000)} µs per ${unit}`);
-      console.log(`µs/${unit}  calls/${unit}  rows/call  statement`.replace(/^(\S+)/, (m) => m.padStart(8)));
+      console.log(`µs/${unit}  calls/${unit}  rows/call  WAL B/${unit}  FPI/${unit}  statement`.replace(/^(\S+)/, (m) => m.padStart(8)));
       for (const x of rows) {
         const q = (x.query as string).replace(/\s+/g, " ").slice(0, 150);
-        console.log(`${fmt(((x.ms as number) / r.requests) * 1000).padStart(8)}  ${fmt((x.calls as number) / r.requests, 2).padStart(11)}  ${fmt((x.rows as number) / Math.max(1, x.calls as number), 1).padStart(9)}  ${q}`);
+        const per = (v: unknown, digits = 0) => fmt((v as number) / r.requests, digits);
+        console.log(`${per((x.ms as number) * 1000).padStart(8)}  ${per(x.calls, 2).padStart(11)}  ${fmt((x.rows as number) / Math.max(1, x.calls as number), 1).padStart(9)}  ${per(x.wal).padStart(11)}  ${per(x.fpi, 2).padStart(9)}  ${q}`);
       }
     };
     const what = mode === "traccar" ? "single /ingest/traccar post" : `100-point batch (${mode})`;
