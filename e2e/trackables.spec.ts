@@ -271,11 +271,15 @@ test("the trackable's timeline shows an entry and the geofence it is inside, at 
     await expect(timeline.getByTestId("timeline-event").filter({ hasText: "Entered" })).toContainText("Timeline yard", { timeout: 1000 });
   }).toPass();
   await expect(page.getByTestId("inside-list")).toContainText("Timeline yard");
+  // The entry is marked on the track too (the map loads after the page).
+  const marker = page.locator('.fl-transition-entry[title="Entered Timeline yard"]');
+  await expect(marker).toBeVisible();
   await shot(page, "trackable-timeline-1280");
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(timeline.getByTestId("timeline-event").filter({ hasText: "Entered" })).toBeVisible();
+  await expect(marker).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await shot(page, "trackable-timeline-390");
   errors.expectNone();
