@@ -63,9 +63,9 @@ async function main() {
       const rate = mode === "traccar" ? `${fmt(r.perSecond)} posts/s` : `${fmt(r.perSecond * 100)} points/s`;
       console.log(`\n${label}: ${fmt(r.requests)} ${unit}s, ${rate}; statements' execution ${fmt((total / r.requests) * 1000)} µs per ${unit}`);
       console.log(`µs/${unit}  calls/${unit}  rows/call  WAL B/${unit}  FPI/${unit}  statement`.replace(/^(\S+)/, (m) => m.padStart(8)));
+      const per = (v: unknown, digits = 0) => fmt((v as number) / r.requests, digits);
       for (const x of rows) {
         const q = (x.query as string).replace(/\s+/g, " ").slice(0, 150);
-        const per = (v: unknown, digits = 0) => fmt((v as number) / r.requests, digits);
         console.log(`${per((x.ms as number) * 1000).padStart(8)}  ${per(x.calls, 2).padStart(11)}  ${fmt((x.rows as number) / Math.max(1, x.calls as number), 1).padStart(9)}  ${per(x.wal).padStart(11)}  ${per(x.fpi, 2).padStart(9)}  ${q}`);
       }
     };

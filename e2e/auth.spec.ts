@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { awayFromWindowEdge } from "../tests/support/window-edge";
 import { signUpFresh } from "./support/fresh-account";
 import { shot } from "./support/screens";
 import { savedUser, type TestUser } from "./support/user";
@@ -35,12 +36,9 @@ test("sign-up reports invalid fields and a taken email", async ({ page }) => {
 });
 
 test("sign-in attempts for one email from one client are throttled after 10 in 10 minutes", async ({ page }) => {
-  // The limit is a sliding window approximated from fixed 10-minute windows, as @upstash/ratelimit's slidingWindow
-  // is: attempts on both sides of a window's end are under-counted by one (the earlier window's count is weighted
-  // down and rounded down), so an eleventh attempt right after such an end may pass. The test starts clear of one.
-  const windowMs = 600_000; // SIGNIN_WINDOW_S in lib/auth/options.ts
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < 20_000) await page.waitForTimeout(left + 500);
+  // The ten attempts and the eleventh fit in one of the limiter's 10-minute windows (SIGNIN_WINDOW_S in
+  // lib/auth/options.ts): across a window's end the sliding-window approximation may let the eleventh through.
+  await awayFromWindowEdge(20_000, 600_000);
   const email = `target+${Date.now().toString(36)}@example.com`;
   await page.goto("/sign-in");
   await page.getByLabel("Email").fill(email);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { awayFromWindowEdge, newAccount, request, useServer } from "../harness/client";
+import { newAccount, request, useServer } from "../harness/client";
+import { awayFromWindowEdge } from "../support/window-edge";
 import { signIn, uniqueEmail } from "../harness/dashboard";
 import { startServer, type TestServer } from "../harness/server";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { awayFromWindowEdge, newAccount, request } from "../harness/client";
+import { newAccount, request } from "../harness/client";
+import { awayFromWindowEdge } from "../support/window-edge";
 
 describe("routing and the error envelope", () => {
   it("unknown routes under /api/v1 give the JSON 404", async () => {

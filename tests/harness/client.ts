@@ -80,13 +80,3 @@ export async function newAccount(opts: { plan?: "free" | "enterprise" } = {}): P
   };
 }
 
-/**
- * Waits past the next minute boundary when fewer than `marginMs` are left before it. The limiters' fixed windows are
- * aligned to the minute and weigh the previous window's count by its remaining overlap (a sliding-window
- * approximation): a burst that straddles a boundary may pass one request more than the budget. A test that counts a
- * budget exactly starts its burst where the burst fits in one window.
- */
-export async function awayFromWindowEdge(marginMs = 5_000) {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 10));
-}
