@@ -6,6 +6,7 @@ import { Id, inTimestampRange, Latitude, Longitude, Timestamp, TIMESTAMP_RANGE_M
 
 export const MAX_BATCH = 1000;
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
+const MIN_QUERY_TIME = Date.parse("0001-01-01T00:00:00Z"); // the earliest date Postgres stores
 // A clock that was never set reports 1970-01-01 (OwnTracks' Android parser treats "tst": 0 as invalid): a fix must be
 // taken after the epoch, and nothing older is a real position.
 const EPOCH = 0;
@@ -19,7 +20,6 @@ export function impossibleFixTime(d: Date): string | null {
   if (!inTimestampRange(d)) return TIMESTAMP_RANGE_MESSAGE;
   return d.getTime() > EPOCH ? null : FIX_TIME_MESSAGE;
 }
-const MIN_QUERY_TIME = Date.parse("0001-01-01T00:00:00Z"); // the earliest date Postgres stores
 
 export const LocationSource = z.enum(LOCATION_SOURCES).meta({
   id: "LocationSource",
