@@ -49,6 +49,24 @@ describe("parsePostLocations", () => {
   });
 });
 
+describe("parsePostLocations: heading and time as the apps round and report them", () => {
+  it("a heading of 360 (a course rounded to whole degrees from 359.5°) is stored as 0; above 360 is refused", () => {
+    expect(parsePostLocations({ latitude: 0, longitude: 0, heading: 360 })[0]!.heading).toBe(0);
+    expect(parsePostLocations({ latitude: 0, longitude: 0, heading: 359.9 })[0]!.heading).toBe(359.9);
+    expect(messageOf({ latitude: 0, longitude: 0, heading: 360.5 })).toBe("Invalid body: heading: must be a number between 0 and 360");
+  });
+
+  it("refuses a time at or before the epoch (an unset clock) and one beyond any date, never a 500", () => {
+    for (const timestamp of ["1970-01-01T00:00:00Z", "1970-01-01T00:59:59+01:00", "0001-01-01T00:00:00Z"]) {
+      expect(messageOf({ latitude: 0, longitude: 0, timestamp }), timestamp).toBe("Invalid body: timestamp: must be after 1970-01-01T00:00:00Z");
+    }
+    expect(parsePostLocations({ latitude: 0, longitude: 0, timestamp: "1970-01-01T00:00:00.001Z" })[0]!.timestamp).toEqual(new Date(1));
+    for (const timestamp of ["+275760-09-13T00:00:00.001Z", "275760-09-13T00:00:00.000Z"]) {
+      expect(messageOf({ latitude: 0, longitude: 0, timestamp }), timestamp).toMatch(/^Invalid body: timestamp: must be an ISO 8601 date-time/);
+    }
+  });
+});
+
 describe("LocationHistoryQuery", () => {
   it("defaults and coerces", () => {
     expect(LocationHistoryQuery.parse({})).toEqual({ limit: 100, order: "desc" });

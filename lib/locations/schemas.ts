@@ -2,13 +2,24 @@ import { z } from "zod";
 import { validationError } from "@/lib/http/errors";
 import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
 import { LOCATION_SOURCES } from "@/lib/db/schema/locations";
-import { Id, Latitude, Longitude, Timestamp, TimestampInput } from "@/lib/schemas/common";
+import { Id, inTimestampRange, Latitude, Longitude, Timestamp, TIMESTAMP_RANGE_MESSAGE, TimestampInput } from "@/lib/schemas/common";
 
 export const MAX_BATCH = 1000;
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
-// Postgres has no year 0, and a device clock that was never set reports 1970: nothing older is a real position.
-const MIN_LOCATION_TIME = Date.UTC(1970, 0, 1);
 const MIN_QUERY_TIME = Date.parse("0001-01-01T00:00:00Z"); // the earliest date Postgres stores
+// A clock that was never set reports 1970-01-01 (OwnTracks' Android parser treats "tst": 0 as invalid): a fix must be
+// taken after the epoch, and nothing older is a real position.
+const EPOCH = 0;
+export const FIX_TIME_MESSAGE = "must be after 1970-01-01T00:00:00Z";
+
+/**
+ * Why a fix time can never be stored, or null: at or before the epoch, past 9999-12-31 or no time at all (a Unix
+ * time beyond ±8.64e15 ms). Unlike a time in the future, waiting does not make it valid.
+ */
+export function impossibleFixTime(d: Date): string | null {
+  if (!inTimestampRange(d)) return TIMESTAMP_RANGE_MESSAGE;
+  return d.getTime() > EPOCH ? null : FIX_TIME_MESSAGE;
+}
 
 export const LocationSource = z.enum(LOCATION_SOURCES).meta({
   id: "LocationSource",
@@ -38,15 +49,14 @@ export const Location = z
   .meta({ id: "Location" });
 export type Location = z.infer<typeof Location>;
 
-/** A finite number in [lo, hi] (or [lo, hi) with `below`), with one message that states the range. */
-function inRange(lo: number, hi: number, opts: { below?: boolean } = {}) {
-  const message = opts.below ? `must be a number in [${lo}, ${hi})` : `must be a number between ${lo} and ${hi}`;
-  const n = z.number().min(lo, message);
-  return opts.below ? n.lt(hi, message) : n.max(hi, message);
+/** A finite number in [lo, hi], with one message that states the range. */
+function inRange(lo: number, hi: number) {
+  const message = `must be a number between ${lo} and ${hi}`;
+  return z.number().min(lo, message).max(hi, message);
 }
 
 /** An optional measure: null or omitted when the device did not report it. */
-const measure = (range: z.ZodNumber, description: string, example: number) =>
+const measure = (range: z.ZodType<number, number>, description: string, example: number) =>
   range.nullable().optional().meta({ description: `${description}; null or omitted when not reported`, example });
 
 export const LocationInput = z
@@ -56,13 +66,20 @@ export const LocationInput = z
     accuracy: measure(inRange(0, 1_000_000), "Horizontal accuracy radius, metres", 8),
     altitude: measure(inRange(-20_000, 1_000_000), "Metres above sea level", 34.5),
     speed: measure(inRange(0, 100_000), "Metres per second", 12.4),
-    heading: measure(inRange(0, 360, { below: true }), "Degrees clockwise from north, [0, 360)", 271.5),
+    // The apps round the course (OwnTracks to whole degrees, Overland too): 359.5° and more arrive as 360, which is north.
+    heading: measure(
+      inRange(0, 360).transform((h) => (h === 360 ? 0 : h)),
+      "Degrees clockwise from north, [0, 360]; 360 (a rounded course just short of north) is stored as 0",
+      271.5,
+    ),
     battery: measure(inRange(0, 100), "Battery level, percent, [0, 100]", 87),
-    timestamp: TimestampInput.refine((d) => d.getTime() >= MIN_LOCATION_TIME, "must not be before 1970-01-01T00:00:00Z")
+    timestamp: TimestampInput.refine((d) => d.getTime() > EPOCH, FIX_TIME_MESSAGE)
       .refine((d) => d.getTime() <= Date.now() + MAX_FUTURE_MS, "must not be more than 5 minutes in the future")
       .optional()
       .meta({
-        description: "When the position was recorded; default: the time it is received. At most 5 minutes in the future.",
+        description:
+          "When the position was recorded; default: the time it is received. After 1970-01-01T00:00:00Z (an unset " +
+          "clock's time is refused) and at most 5 minutes in the future.",
         example: "2026-11-22T07:33:55.123Z",
       }),
   })

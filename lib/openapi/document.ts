@@ -251,7 +251,9 @@ const paths: ZodOpenApiPathsObject = {
       summary: "Report one location or a batch",
       description:
         'Send one location object, or `{"locations": [...]}` with 1–1000 of them (stored in one insert). ' +
-        "`timestamp` defaults to the time received and may be at most 5 minutes in the future. " +
+        "`timestamp` defaults to the time received, must be after 1970-01-01T00:00:00Z (the time of a clock that was " +
+        "never set) and may be at most 5 minutes in the future; anything else is 400. A `heading` of 360 (a course " +
+        "rounded up to whole degrees) is stored as 0. " +
         "Geofence evaluation follows asynchronously.",
       path: trackableIdPath,
       body: PostLocationsInput,
@@ -688,11 +690,13 @@ export function openApiDocument(serverUrl = "/api/v1") {
           "password or `?token=`; replies `[]`), `GET|POST /ingest/traccar` (Traccar Client, OsmAnd, GPSLogger: the token " +
           "is `id`, `deviceid` or `device_id`; speed in knots in the query form, m/s in Traccar Client's JSON; replies " +
           "200 with an empty body) and `POST /ingest/overland` (Overland batches; `Authorization: Bearer` or `?token=`; " +
-          "replies `{\"result\":\"ok\"}`, skipping invalid points). Each answers only once the points are stored, " +
-          "drops a point whose timestamp, latitude and longitude equal one already stored for the trackable, and limits " +
-          "each token to `DEVICE_RATE_LIMIT_PER_MINUTE` requests (600). Errors use the envelope below: 400 invalid " +
-          "position or body, 401 unknown or revoked token, 413, 415 wrong content type, 429. Stored points carry " +
-          "`source` (`owntracks`, `traccar`, `overland`).",
+          "replies `{\"result\":\"ok\"}`, skipping points without a valid position or time). Each answers only once " +
+          "the points are stored, drops a point whose timestamp, latitude and longitude equal one already stored for the " +
+          "trackable, and limits each token to `DEVICE_RATE_LIMIT_PER_MINUTE` requests (600). A fix dated at or before " +
+          "1970-01-01T00:00:00Z or beyond any date is acknowledged with the success reply and not stored (the apps would " +
+          "resend it for ever after an error); a heading of 360 is stored as 0. Errors use the envelope below: 400 " +
+          "invalid position or body, 401 unknown or revoked token, 413, 415 wrong content type (OwnTracks' body is read " +
+          "as JSON whatever its type), 429. Stored points carry `source` (`owntracks`, `traccar`, `overland`).",
       },
       {
         name: "Geofences",

@@ -46,6 +46,26 @@ describe("the lean device path", () => {
     expect(stored.map((l: { source: string }) => l.source)).toEqual(["traccar", "traccar", "owntracks", "overland"]);
   });
 
+  it("normalises a heading of 360 and refuses or drops an epoch fix time there too: the API answers 400, a device app 200", async () => {
+    const { account, trackableId, token } = await newDevice();
+    const path = `/api/v1/trackables/${trackableId}/locations`;
+    const auth = { "Content-Type": "application/json", Authorization: `Bearer ${account.key}` };
+    const api = await send("POST", path, { headers: auth, body: JSON.stringify({ latitude: 1, longitude: 1, heading: 360 }) });
+    expect(api.status, api.text).toBe(201);
+    expect(api.json.data[0].heading).toBe(0);
+    const epoch = await send("POST", path, { headers: auth, body: JSON.stringify({ latitude: 1, longitude: 1, timestamp: "1970-01-01T00:00:00Z" }) });
+    expect(epoch.status).toBe(400);
+    expect(epoch.json.error.message).toContain("timestamp: must be after 1970-01-01T00:00:00Z");
+    const owntracks = await send("POST", "/ingest/owntracks", {
+      headers: { "Content-Type": "application/json", Authorization: `Basic ${Buffer.from(`u:${token}`).toString("base64")}` },
+      body: JSON.stringify({ _type: "location", lat: 52.52, lon: 13.42, tst: 0, cog: 360 }),
+    });
+    const traccar = await send("GET", `/ingest/traccar?id=${token}&lat=3&lon=3&timestamp=100000000000000000`);
+    for (const res of [api, epoch, owntracks, traccar]) expectLean(res);
+    expect([owntracks.status, traccar.status]).toEqual([200, 200]);
+    expect((await storedLocations(account, trackableId)).map((l: { heading: number | null }) => l.heading)).toEqual([0]);
+  });
+
   it("errors are the verb's JSON envelope with the app's challenge; other methods and paths still reach Next.js", async () => {
     const unauthorized = await send("POST", "/ingest/owntracks", { headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(unauthorized.status).toBe(401);

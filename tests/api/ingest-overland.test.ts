@@ -82,7 +82,7 @@ describe("POST /ingest/overland", () => {
     ]);
   });
 
-  it("invalid points are skipped, never the batch; the reply is still ok (Overland would otherwise resend them for ever)", async () => {
+  it("points without a valid position or time are skipped, never the batch; the reply is still ok (Overland would otherwise resend them for ever)", async () => {
     const { account, trackableId, token } = await newDevice();
     const ok = feature(2.35, 48.85, { timestamp: "2026-01-01T10:00:00Z" });
     const locations = [
@@ -90,7 +90,8 @@ describe("POST /ingest/overland", () => {
       feature(2.35, 48.86, { timestamp: "yesterday" }),
       feature(2.35, 48.86, { timestamp: undefined }),
       feature(2.35, 48.86, { timestamp: "2026-01-01T10:02:00Z", horizontal_accuracy: -1 }), // CoreLocation: coordinates invalid
-      feature(2.35, 48.86, { timestamp: "2026-01-01T10:03:00Z", battery_level: 3 }),
+      feature(2.35, 48.86, { timestamp: "1970-01-01T00:00:00Z" }), // an unset clock's time
+      feature(2.35, 48.86, { timestamp: "+275760-09-13T00:00:00.001Z" }), // beyond any date: no 500
       { type: "Feature", geometry: { type: "LineString", coordinates: [[2, 48], [3, 49]] }, properties: { timestamp: "2026-01-01T10:04:00Z" } },
       { type: "Feature", geometry: { type: "Point", coordinates: ["2.35", 48.86] }, properties: { timestamp: "2026-01-01T10:05:00Z" } },
       { type: "Feature", properties: { timestamp: "2026-01-01T10:06:00Z" } },
@@ -106,6 +107,23 @@ describe("POST /ingest/overland", () => {
     expect((await post(token, { locations: [] })).json).toEqual({ result: "ok" });
     expect((await post(token, { locations: [null] })).json).toEqual({ result: "ok" });
     expect(await storedLocations(account, trackableId)).toHaveLength(1);
+  });
+
+  it("a course of 360 ((int)round(course) from 359.5°) is stored as heading 0; any other field it cannot store is null, the point kept", async () => {
+    const { account, trackableId, token } = await newDevice();
+    const locations = [
+      feature(2.35, 48.86, { timestamp: "2026-01-01T10:00:00Z", course: 360 }),
+      feature(2.35, 48.87, { timestamp: "2026-01-01T10:01:00Z", battery_level: 3, course: 361 }),
+      feature(2.35, 48.88, { timestamp: "2026-01-01T10:02:00Z", speed: 200_000, altitude: "high", horizontal_accuracy: 2_000_000 }),
+    ];
+    const res = await post(token, { locations });
+    expect(res.json).toEqual({ result: "ok" });
+    const stored = await storedLocations(account, trackableId);
+    expect(stored.map((l) => [l.latitude, l.heading, l.battery, l.speed, l.altitude, l.accuracy])).toEqual([
+      [48.86, 0, 80, 4, 0, 30],
+      [48.87, null, null, 4, 0, 30],
+      [48.88, null, 80, null, null, null],
+    ]);
   });
 
   it("a batch resent after a lost reply is stored once, also when two resends race; ?token= works as well", async () => {

@@ -179,6 +179,42 @@ describe("GET|POST /ingest/traccar", () => {
     ]);
   });
 
+  it("Traccar Client 10: the same parameters as a form body (application/x-www-form-urlencoded), speed in knots", async () => {
+    const { account, trackableId, token } = await newDevice();
+    const ts = nowS() - 15;
+    const form = `id=${token}&timestamp=${ts}&lat=52.5200066&lon=13.404954&speed=10.0&bearing=181.5&altitude=34.5&accuracy=4.7&batt=64.0&charge=false`;
+    const res = await send("POST", "/ingest/traccar", { headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: form });
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).toBe("");
+    const [stored] = await storedLocations(account, trackableId);
+    expect(stored).toMatchObject({ speed: expect.closeTo(10 * KNOT, 9), heading: 181.5, battery: 64, timestamp: new Date(ts * 1000).toISOString() });
+  });
+
+  it("a bearing or heading of 360 is stored as 0 (north), in the query form and in Traccar Client 9's JSON", async () => {
+    const { account, trackableId, token } = await newDevice();
+    const ts = nowS() - 30;
+    expect((await send("GET", `/ingest/traccar?id=${token}&timestamp=${ts}&lat=3&lon=3&bearing=360`)).status).toBe(200);
+    const body = {
+      device_id: token,
+      location: { timestamp: new Date((ts + 1) * 1000).toISOString(), coords: { latitude: 3, longitude: 3, accuracy: 5, speed: 2, heading: 360, altitude: 5 }, battery: { level: 0.5 } },
+    };
+    const json = await send("POST", "/ingest/traccar", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    expect(json.status, json.text).toBe(200);
+    expect((await storedLocations(account, trackableId)).map((l) => l.heading)).toEqual([0, 0]);
+  });
+
+  it("acknowledges and drops a fix dated at or before 1970 or beyond any date (seconds, milliseconds, ISO 8601): 200, nothing stored, never a 500", async () => {
+    const { account, trackableId, token } = await newDevice();
+    // The apps keep a position until it is answered 200 and resend it: a 400 here would hold up every later one.
+    for (const ts of ["100000000000000000", "8640000000000001", "253402300800", "0", "1970-01-01T00%3A00%3A00Z"]) {
+      const res = await send("GET", `/ingest/traccar?id=${token}&lat=3&lon=3&timestamp=${ts}`);
+      expect(res.status, `${ts}: ${res.text}`).toBe(200);
+    }
+    const epoch = { device_id: token, location: { timestamp: "1970-01-01T00:00:00.000Z", coords: { latitude: 3, longitude: 3 } } };
+    expect((await send("POST", "/ingest/traccar", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(epoch) })).status).toBe(200);
+    expect(await storedLocations(account, trackableId)).toEqual([]);
+  });
+
   it("resends are stored once; the form body alone may carry the token", async () => {
     const { account, trackableId, token } = await newDevice();
     const q = `id=${token}&timestamp=${nowS()}&lat=48.1&lon=11.5`;
@@ -232,6 +268,7 @@ describe("GET|POST /ingest/traccar", () => {
       [`id=${token}&lat=52.5&lon=13.4&accuracy=-5`, "accuracy:"],
       [`id=${token}&lat=52.5&lon=13.4&timestamp=2014-06-04+09%3A10%3A11`, "timestamp:"], // no zone: ambiguous
       [`id=${token}&lat=52.5&lon=13.4&timestamp=${ts + 86_400}`, "timestamp: must not be more than 5 minutes in the future"],
+      [`id=${token}&lat=52.5&lon=13.4&timestamp=%2B275760-09-13T00%3A00%3A00.001Z`, "timestamp: must be"], // no date-time at all
     ];
     for (const [query, message] of bad) {
       const res = await send("GET", `/ingest/traccar?${query}`);

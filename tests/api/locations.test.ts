@@ -122,13 +122,21 @@ describe("POST locations", () => {
       locations: [
         { latitude: 90, longitude: 180, heading: 0, battery: 0, accuracy: 0, speed: 0 },
         { latitude: -90, longitude: -180, heading: 359.999, battery: 100 },
-        { latitude: 1, longitude: 1, timestamp: "1970-01-01T00:00:00.000Z" },
+        { latitude: 1, longitude: 1, timestamp: "1970-01-01T00:00:00.001Z" },
         { latitude: 1, longitude: 1, timestamp: new Date(Date.now() + 4 * 60_000 + 50_000).toISOString() },
       ],
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body.data.map((l: Loc) => [l.latitude, l.longitude])).toEqual([[90, 180], [-90, -180], [1, 1], [1, 1]]);
     expect(res.body.data[1].heading).toBe(359.999);
+  });
+
+  it("a heading of 360 (the apps round a course from 359.5° up to whole degrees) is stored and returned as 0", async () => {
+    const { a, path } = await setup();
+    const res = await a.api("POST", path, { locations: [{ latitude: 1, longitude: 1, heading: 360 }, { latitude: 2, longitude: 2, heading: 359.5 }] });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data.map((l: Loc) => l.heading)).toEqual([0, 359.5]);
+    expect((await a.api("GET", path)).body.data.map((l: Loc) => l.heading).sort()).toEqual([0, 359.5]);
   });
 
   it("stores a batch of 1000 in one request and returns the 1000 rows in input order", async () => {
@@ -198,7 +206,7 @@ describe("POST locations", () => {
       [{ ...ok, altitude: "high" }, ["altitude"]],
       [{ ...ok, speed: -0.1 }, ["speed"]],
       [{ ...ok, speed: "NaN" }, ["speed"]],
-      [{ ...ok, heading: 360 }, ["heading"]],
+      [{ ...ok, heading: 360.001 }, ["heading"]],
       [{ ...ok, heading: -0.1 }, ["heading"]],
       [{ ...ok, battery: 100.1 }, ["battery"]],
       [{ ...ok, battery: -1 }, ["battery"]],
@@ -211,6 +219,10 @@ describe("POST locations", () => {
       [{ ...ok, timestamp: null }, ["timestamp"]],
       [{ ...ok, timestamp: "0000-01-01T00:00:00Z" }, ["timestamp"]],
       [{ ...ok, timestamp: "1969-12-31T23:59:59.999Z" }, ["timestamp"]],
+      [{ ...ok, timestamp: "1970-01-01T00:00:00Z" }, ["timestamp: must be after 1970-01-01T00:00:00Z"]], // an unset clock
+      [{ ...ok, timestamp: "1970-01-01T01:00:00+01:00" }, ["timestamp: must be after 1970-01-01T00:00:00Z"]],
+      [{ ...ok, timestamp: "+275760-09-13T00:00:00.001Z" }, ["timestamp"]], // beyond any date: a 400, not a 500
+      [{ ...ok, timestamp: "+275760-09-13T00:00:00.000Z" }, ["timestamp"]],
       [{ ...ok, foo: 1 }, ['unknown field "foo"']],
       [{ ...ok, trackableId: "x", id: "y" }, ['unknown field "trackableId"', 'unknown field "id"']],
       [{ points: [ok] }, ['unknown field "points"', "latitude", "longitude"]],

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { mediaType, readBodyText, type RequestLike } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
-import { LocationInput, type LocationSource } from "@/lib/locations/schemas";
+import { impossibleFixTime, LocationInput, type LocationSource } from "@/lib/locations/schemas";
 
 /** The tracking apps that post to /ingest (each a value of Location.source). */
 export type DeviceApp = Exclude<LocationSource, "api">;
@@ -14,7 +14,8 @@ export interface DeviceRequest<P> {
 
 /**
  * One app's protocol: how to read its request (400, 413 or 415 for what cannot be read), how to turn its payload into
- * locations (400 for an invalid position, or skip it where the app wants that), and its success reply.
+ * locations (400 for an invalid position, or skip it where the app wants that; a fix whose time can never be stored
+ * is skipped, so that the success reply takes it off the app's queue), and its success reply.
  */
 export interface DeviceFormat<P> {
   app: DeviceApp;
@@ -41,25 +42,45 @@ export interface Candidate {
 /** The app's name of each field, for error messages that name what the app sent ("lat", "coords.latitude"). */
 export type FieldNames = Record<keyof Candidate, string>;
 
+/** The measures a point can be stored without: each is null when not known. */
+const MEASURES = ["accuracy", "altitude", "speed", "heading", "battery"] as const;
+
+export interface CheckOptions {
+  /** A point without a time is refused rather than dated by its receipt. */
+  timeRequired?: boolean;
+  /** An invalid measure is stored as not known (null) instead of refusing the point. */
+  invalidMeasureUnknown?: boolean;
+}
+
+/** What checkPoint makes of a candidate: a location; problems (a 400); or a fix time that can never be stored. */
+export type Checked = { point: LocationInput } | { problems: string[] } | { impossible: string };
+
 /**
- * Validates a candidate against the API's LocationInput (same ranges, same 5-minute future limit): the location, or
- * the messages that name each offending field by the app's name for it. Without a timestamp the point is dated by
- * its receipt, unless `timeRequired`.
+ * Validates a candidate against the API's LocationInput (same ranges, same time limits): the location, or the
+ * messages that name each offending field by the app's name for it. A fix time at or before the epoch or beyond
+ * what a date holds is `impossible`: no resend can make it valid.
  */
-export function checkPoint(
-  candidate: Candidate,
-  names: FieldNames,
-  opts: { timeRequired?: boolean } = {},
-): { point: LocationInput } | { problems: string[] } {
+export function checkPoint(candidate: Candidate, names: FieldNames, opts: CheckOptions = {}): Checked {
   const problems: string[] = [];
+  const { timestamp, ...measures } = candidate;
+  if (timestamp instanceof Date) {
+    const never = impossibleFixTime(timestamp);
+    if (never) return { impossible: `${names.timestamp}: ${never}` };
+  }
   for (const field of ["latitude", "longitude"] as const) {
     if (candidate[field] === undefined || candidate[field] === null) problems.push(`${names[field]}: required`);
   }
-  const { timestamp, ...measures } = candidate;
   if (timestamp === undefined && opts.timeRequired) problems.push(`${names.timestamp}: required`);
   if (timestamp !== undefined && !(timestamp instanceof Date)) problems.push(`${names.timestamp}: ${timestamp.problem}`);
   if (problems.length > 0) return { problems };
-  const parsed = LocationInput.safeParse({ ...measures, ...(timestamp instanceof Date ? { timestamp: timestamp.toISOString() } : {}) });
+  const input = { ...measures, ...(timestamp instanceof Date ? { timestamp: timestamp.toISOString() } : {}) };
+  let parsed = LocationInput.safeParse(input);
+  if (!parsed.success && opts.invalidMeasureUnknown) {
+    const fields = new Set(parsed.error.issues.map((issue) => issue.path[0]));
+    if ([...fields].every((f) => (MEASURES as readonly unknown[]).includes(f))) {
+      parsed = LocationInput.safeParse({ ...input, ...Object.fromEntries([...fields].map((f) => [f, null])) });
+    }
+  }
   if (parsed.success) return { point: parsed.data };
   for (const issue of parsed.error.issues) {
     const field = issue.path[0] as keyof Candidate;
@@ -68,10 +89,11 @@ export function checkPoint(
   return { problems };
 }
 
-/** checkPoint, or 400 naming every offending field. */
-export function requirePoint(candidate: Candidate, names: FieldNames, opts: { timeRequired?: boolean } = {}): LocationInput {
+/** checkPoint's location; null for a fix time that can never be stored; 400 naming every offending field. */
+export function requirePoint(candidate: Candidate, names: FieldNames, opts: CheckOptions = {}): LocationInput | null {
   const checked = checkPoint(candidate, names, opts);
   if ("point" in checked) return checked.point;
+  if ("impossible" in checked) return null;
   throw new ApiError("invalid_request", `Invalid position: ${[...new Set(checked.problems)].join("; ")}`);
 }
 
@@ -102,13 +124,16 @@ export function parseIsoTime(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** Unix time in seconds, or in milliseconds when above 10¹² (no device reports a time in the year 33658). */
+/**
+ * Unix time in seconds, or in milliseconds when above 10¹² (no device reports a time in the year 33658). A number
+ * beyond what a Date holds gives an invalid Date, which checkPoint reports as a time that can never be stored.
+ */
 export const fromUnixTime = (n: number): Date => new Date(n > 1e12 ? n : n * 1000);
 
 /** A JSON timestamp field: Unix seconds (or milliseconds above 10¹²), or not sent. */
 export function unixTimeField(value: unknown): Candidate["timestamp"] {
   if (value === undefined || value === null) return undefined;
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? fromUnixTime(value) : { problem: "must be Unix time in seconds" };
+  return typeof value === "number" && Number.isFinite(value) ? fromUnixTime(value) : { problem: "must be Unix time in seconds" };
 }
 
 /** A JSON timestamp field: an ISO 8601 date-time with a time zone, or not sent. */

@@ -3,7 +3,8 @@
 // Coordinates are [longitude, latitude]; properties.timestamp ISO 8601 (the README's example has "-0700", no colon),
 // altitude and horizontal_accuracy metres, speed m/s and course degrees (negative: not known, as CoreLocation reports
 // them), battery_level 0–1. Overland deletes a batch from its queue only on the reply {"result":"ok"}, so a point
-// that cannot be stored is skipped rather than failing the batch, which the app would otherwise resend for ever.
+// whose position or time cannot be stored is skipped rather than failing the batch, which the app would otherwise
+// resend for ever; any other field it cannot store (a course of 360 is north, 0) is stored as not known.
 import { isJsonMediaType, parseJsonObject } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { MAX_BATCH, type LocationInput } from "@/lib/locations/schemas";
@@ -31,7 +32,7 @@ const NAMES: FieldNames = {
   timestamp: "properties.timestamp",
 };
 
-/** One feature as a location, or null when it is not a valid, dated Point (it is then skipped). */
+/** One feature as a location, or null when it is not a Point with a valid position and time (it is then skipped). */
 function fromFeature(value: unknown): LocationInput | null {
   const feature = asObject(value);
   const geometry = asObject(feature?.geometry);
@@ -53,7 +54,7 @@ function fromFeature(value: unknown): LocationInput | null {
       timestamp: isoTimeField(properties.timestamp),
     },
     NAMES,
-    { timeRequired: true },
+    { timeRequired: true, invalidMeasureUnknown: true },
   );
   return "point" in checked ? checked.point : null;
 }

@@ -3,14 +3,17 @@
 // credentials (only when both are set). Only `_type: "location"` carries a position
 // (https://owntracks.org/booklet/tech/json/); every other message, and the empty body the app sends when a friend is
 // deleted, is acknowledged and stored nowhere. Any 2xx counts as delivered, so the reply comes only once stored.
-import { isJsonMediaType, parseJsonObject } from "@/lib/http/body";
+// The body is read as JSON whatever its Content-Type, as the OwnTracks Recorder does: the booklet tests HTTP mode
+// with `curl --data`, which labels it a form. A fix dated at or before 1970 (the Android app's own parser refuses
+// "tst": 0) or beyond any date is acknowledged and dropped: iOS deletes a message on a 4xx, Android resends it for
+// ever, blocking every later one behind it.
+import { parseJsonObject, readBodyText } from "@/lib/http/body";
 import { json } from "@/lib/http/handler";
 import type { LocationInput } from "@/lib/locations/schemas";
 import {
   basicPassword,
   KMH_TO_MS,
   queryParam,
-  readBodyAs,
   requirePoint,
   scaled,
   unixTimeField,
@@ -35,7 +38,7 @@ export const owntracks: DeviceFormat<Record<string, unknown> | null> = {
   challenge: 'Basic realm="Fenceline", charset="UTF-8"',
 
   async read(req) {
-    const text = await readBodyAs(req, isJsonMediaType, "application/json");
+    const text = await readBodyText(req);
     return { token: basicPassword(req) ?? queryParam(req, "token"), payload: text.trim() === "" ? null : parseJsonObject(text) };
   },
 
@@ -57,7 +60,7 @@ export const owntracks: DeviceFormat<Record<string, unknown> | null> = {
       NAMES,
       { timeRequired: true },
     );
-    return [point];
+    return point ? [point] : [];
   },
 
   ok: () => json([], 200),

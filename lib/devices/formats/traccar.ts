@@ -7,7 +7,11 @@
 // - Traccar Client 9's JSON (Content-Type application/json): `{"device_id", "location": {"timestamp",
 //   "coords": {"latitude", "longitude", "accuracy", "speed" (m/s), "heading", "altitude"}, "battery": {"level" (0–1)}}}`,
 //   where -1 means "not known" for speed, heading and battery level.
-// The reply is 200 with an empty body (Traccar's), 400 when the position is missing or invalid.
+// - Traccar Client 10 (the same app on Traccar's own location SDK): the query form's parameters as a form body
+//   (Content-Type application/x-www-form-urlencoded), speed in knots.
+// The reply is 200 with an empty body (Traccar's), 400 when the position is missing or invalid. A fix dated at or
+// before 1970 or beyond any date is acknowledged and dropped: the apps keep a position until it is answered 200 and
+// resend it after a failure, so a 400 for a time no resend can change would hold up every later position.
 import { isJsonMediaType, mediaType, parseJsonObject } from "@/lib/http/body";
 import type { LocationInput } from "@/lib/locations/schemas";
 import {
@@ -72,7 +76,7 @@ function timeParam(value: string | undefined): Candidate["timestamp"] {
   return parseIsoTime(value) ?? { problem: "must be Unix seconds, milliseconds or an ISO 8601 date-time with a time zone" };
 }
 
-function fromParams(params: Map<string, string>): LocationInput {
+function fromParams(params: Map<string, string>): LocationInput | null {
   let latitude = decimal(params.get("lat"));
   let longitude = decimal(params.get("lon"));
   const location = params.get("location");
@@ -96,7 +100,7 @@ function fromParams(params: Map<string, string>): LocationInput {
   );
 }
 
-function fromJson(body: Record<string, unknown>): LocationInput {
+function fromJson(body: Record<string, unknown>): LocationInput | null {
   const location = asObject(body.location);
   const coords = asObject(location?.coords);
   const battery = asObject(location?.battery);
@@ -131,7 +135,10 @@ export const traccar: DeviceFormat<TraccarPayload> = {
     return { token: params.get("id") ?? params.get("deviceid") ?? null, payload: { kind: "params", params } };
   },
 
-  points: (payload) => [payload.kind === "json" ? fromJson(payload.body) : fromParams(payload.params)],
+  points(payload) {
+    const point = payload.kind === "json" ? fromJson(payload.body) : fromParams(payload.params);
+    return point ? [point] : [];
+  },
 
   ok: () => new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } }),
 };
