@@ -16,7 +16,11 @@ export function fail(message: string): never {
 export async function callServer(method: string, path: string, body?: unknown): Promise<unknown> {
   const socket = adminSocketPath(dataDir());
   const res = await adminRequest(socket, adminToken(), method, path, body).catch((err: unknown) =>
-    fail(`The server that holds the embedded database did not answer on its operator socket ${socket}: ${String(err)}`),
+    fail(
+      (err as NodeJS.ErrnoException).code === "ENOENT"
+        ? `The server that holds the embedded database has no operator socket ${socket} (\`next dev\` opens none): stop it, or use \`npm start\``
+        : `The server that holds the embedded database did not answer on its operator socket ${socket}: ${String(err)}`,
+    ),
   );
   const parsed = res.body as { error?: { message: string } } | null;
   if (res.status < 200 || res.status > 299) fail(`The server refused: ${parsed?.error?.message ?? `HTTP ${res.status}`}`);
