@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import { adminRequest } from "@/lib/http/admin-socket";
 import { freePort } from "@/tests/harness/server";
 import { scratchPostgres } from "@/tests/support/scratch-db";
 
@@ -117,15 +118,17 @@ export function trackBatch(visit: number, track: "continuous" | "restart") {
   return track === "continuous" && visit % 2 === 1 ? points.reverse() : points;
 }
 
-/** A new API key on a bench server, through its operator endpoint (what `npm run apikey:create` calls). */
-export async function provisionKey(app: { baseUrl: string; adminToken: string }, account: string, plan: "free" | "enterprise"): Promise<string> {
-  const res = await fetch(`${app.baseUrl}/api/internal/api-keys`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${app.adminToken}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ account, plan }),
-  });
-  if (!res.ok) throw new Error(`provisioning failed: HTTP ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { key: string }).key;
+/** A new API key on a bench server, through its operator socket (what `npm run apikey:create` calls). */
+export async function provisionKey(app: BenchServer, account: string, plan: "free" | "enterprise"): Promise<string> {
+  const res = await adminRequest(app.adminSocket, app.adminToken, "POST", "/api-keys", { account, plan });
+  if (res.status !== 201) throw new Error(`provisioning failed: HTTP ${res.status} ${res.text}`);
+  return (res.body as { key: string }).key;
+}
+
+export interface BenchServer {
+  baseUrl: string;
+  adminToken: string;
+  adminSocket: string;
 }
 
 /**
@@ -257,7 +260,7 @@ export interface BenchAccount {
 }
 
 /** An enterprise account with `count` trackables, each with a device token. */
-export async function benchAccount(app: { baseUrl: string; adminToken: string }, name: string, count: number): Promise<BenchAccount> {
+export async function benchAccount(app: BenchServer, name: string, count: number): Promise<BenchAccount> {
   const key = await provisionKey(app, name, "enterprise");
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   const trackables: string[] = [];

@@ -37,7 +37,7 @@ test("sign-up reports invalid fields and a taken email", async ({ page }) => {
 
 test("sign-in attempts for one email from one client are throttled after 10 in 10 minutes", async ({ page }) => {
   // The ten attempts and the eleventh fit in one of the limiter's 10-minute windows (SIGNIN_WINDOW_S in
-  // lib/auth/options.ts): across a window's end the sliding-window approximation may let the eleventh through.
+  // lib/auth/throttle.ts): across a window's end the sliding-window approximation may let the eleventh through.
   await awayFromWindowEdge(20_000, 600_000);
   const email = `target+${Date.now().toString(36)}@example.com`;
   await page.goto("/sign-in");

@@ -5,7 +5,7 @@ import { apiClient, createApiKey } from "./support/api";
 import { shot } from "./support/screens";
 
 const CENTRE = { latitude: 45.764, longitude: 4.8357 };
-const SECRET = "whsec_e2e_deliveries_secret_42";
+const SECRET = "e2e_deliveries_secret_42";
 // Unique per test run: a reused server keeps the trackables of earlier runs, and the editor lists them by name.
 const VAN = `Van ${Date.now().toString(36).slice(-5)}`;
 

@@ -2,7 +2,8 @@ import { apiClient } from "./support/api";
 import { watchConsole } from "./support/console";
 import { expect, test } from "./support/fresh-account";
 import { shot } from "./support/screens";
-import { adminToken } from "./support/server";
+import { adminRequest, adminSocketPath } from "../lib/http/admin-socket";
+import { adminToken, e2eServer } from "./support/server";
 
 // A workspace on the free plan: every webhook control is disabled or replaced by an explanation, and the API agrees.
 test("the free plan explains webhooks instead of offering them", async ({ page, request }) => {
@@ -11,12 +12,13 @@ test("the free plan explains webhooks instead of offering them", async ({ page, 
   const slug = (await page.getByTestId("account-slug").textContent())!;
 
   // What `npm run apikey:create -- --account <slug> --plan free` does: moves the workspace to free, with a new key.
-  const provisioned = await request.post("/api/internal/api-keys", {
-    headers: { Authorization: `Bearer ${adminToken()}`, "Content-Type": "application/json" },
-    data: { account: slug, plan: "free", name: "free plan check" },
+  const provisioned = await adminRequest(adminSocketPath(e2eServer.dataDir), adminToken(), "POST", "/api-keys", {
+    account: slug,
+    plan: "free",
+    name: "free plan check",
   });
-  expect(provisioned.status()).toBe(201);
-  const api = apiClient(request, (await provisioned.json()).key);
+  expect(provisioned.status, provisioned.text).toBe(201);
+  const api = apiClient(request, (provisioned.body as { key: string }).key);
 
   await page.reload();
   await expect(page.getByTestId("account-plan")).toHaveText("Free");

@@ -7,7 +7,7 @@ import { shot } from "./support/screens";
 test("account endpoints: create with a secret, receive an event, disable, edit, delete", async ({ page, request }) => {
   const errors = watchConsole(page);
   const api = apiClient(request, await createApiKey(page, "webhooks page"));
-  const secret = "whsec_endpoint_secret_0001";
+  const secret = "endpoint_secret_0001";
   const receiver = await startReceiver({ secret });
   try {
     await page.goto("/webhooks");

@@ -19,7 +19,7 @@ async function main() {
 
   const key = await runOperatorCommand(
     async (db) => (await provisionApiKey(db, parsed.data)).key,
-    async (port) => ((await callServer(port, "POST", "/api-keys", parsed.data)) as { key: string }).key,
+    async () => ((await callServer("POST", "/api-keys", parsed.data)) as { key: string }).key,
   );
   process.stdout.write(`${key}\n`);
 }

@@ -20,8 +20,8 @@ async function main() {
     async (db) => {
       if (!(await revokeApiKeyById(db, id.data))) fail(`No active API key with id ${id.data}`);
     },
-    async (port) => {
-      await callServer(port, "DELETE", `/api-keys/${id.data}`);
+    async () => {
+      await callServer("DELETE", `/api-keys/${id.data}`);
     },
   );
   console.error(`Revoked API key ${id.data}`);

@@ -2,21 +2,28 @@ import { adminToken } from "@/lib/config/secrets";
 import { dataDir, env } from "@/lib/config/env";
 import { closeDb, getDbHandle, type Db } from "@/lib/db/client";
 import { EmbeddedDatabaseBusyError, readEmbeddedLock } from "@/lib/db/embedded-lock";
+import { adminRequest, adminSocketPath } from "@/lib/http/admin-socket";
 
 export function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
-/** A call to the local operator endpoints (/api/internal) of the server that holds the embedded database. */
-export async function callServer(port: number, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`http://127.0.0.1:${port}/api/internal${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${adminToken()}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).catch((err: unknown) => fail(`The server that holds the embedded database (port ${port}) did not answer: ${String(err)}`));
-  const parsed = (await res.json().catch(() => null)) as { error?: { message: string } } | null;
-  if (!res.ok) fail(`The server refused: ${parsed?.error?.message ?? `HTTP ${res.status}`}`);
+/**
+ * A call to the operator endpoint (/api/internal) of the server that holds the embedded database, over its admin
+ * socket in the data directory (the TCP port does not serve it).
+ */
+export async function callServer(method: string, path: string, body?: unknown): Promise<unknown> {
+  const socket = adminSocketPath(dataDir());
+  const res = await adminRequest(socket, adminToken(), method, path, body).catch((err: unknown) =>
+    fail(
+      (err as NodeJS.ErrnoException).code === "ENOENT"
+        ? `The server that holds the embedded database has no operator socket ${socket} (\`next dev\` opens none): stop it, or use \`npm start\``
+        : `The server that holds the embedded database did not answer on its operator socket ${socket}: ${String(err)}`,
+    ),
+  );
+  const parsed = res.body as { error?: { message: string } } | null;
+  if (res.status < 200 || res.status > 299) fail(`The server refused: ${parsed?.error?.message ?? `HTTP ${res.status}`}`);
   return parsed;
 }
 
@@ -26,11 +33,11 @@ export async function callServer(port: number, method: string, path: string, bod
  */
 export async function runOperatorCommand<T>(
   direct: (db: Db) => Promise<T>,
-  viaServer: (port: number) => Promise<T>,
+  viaServer: () => Promise<T>,
 ): Promise<T> {
   if (!env().DATABASE_URL) {
     const holder = readEmbeddedLock(dataDir());
-    if (holder?.role === "server" && holder.port) return viaServer(holder.port);
+    if (holder?.role === "server" && holder.port) return viaServer();
   }
   try {
     const { db } = await getDbHandle("cli");

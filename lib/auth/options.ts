@@ -9,6 +9,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { getLimiter } from "@/lib/rate-limit";
 import { DEFAULT_AFTER_SIGN_IN, sameOriginPath } from "./callback-url";
 import { SignInInput } from "./schemas";
+import { throttlePasswordAttempt } from "./throttle";
 import { endSessions, findOrCreateOAuthUser, verifyCredentials } from "./users";
 
 // next-auth v4 builds its callback URLs from NEXTAUTH_URL; ours is APP_URL.
@@ -17,27 +18,7 @@ process.env.NEXTAUTH_URL ??= env().APP_URL;
 /** AUTH_SECRET, or one generated on first start and kept in the data directory. */
 export const authSecret = (): string => env().AUTH_SECRET ?? persistedSecret("auth-secret");
 
-// Brute force is slowed per client and per address tried, in 10-minute windows:
-// - per client address: SIGNIN_RATE_LIMIT_PER_IP (30) attempts, then refused;
-// - per (email, client address): 10 attempts, then refused: a stranger locks only themselves out, never the owner;
-// - per email, from every client together: SIGNIN_SLOWDOWN_AFTER (50) attempts, after which each further attempt for
-//   that email waits SIGNIN_SLOWDOWN_MS first: a distributed guesser is slowed, the owner can still sign in.
-export const SIGNIN_WINDOW_S = 600;
-export const SIGNIN_PER_EMAIL_AND_IP = 10;
-export const SIGNIN_SLOWDOWN_AFTER = 50;
-export const SIGNIN_SLOWDOWN_MS = 2_000;
-export const signInLimits = {
-  ip: () => getLimiter("signin-ip", env().SIGNIN_RATE_LIMIT_PER_IP, SIGNIN_WINDOW_S),
-  emailAndIp: () => getLimiter("signin-email-ip", SIGNIN_PER_EMAIL_AND_IP, SIGNIN_WINDOW_S),
-  email: () => getLimiter("signin-email", SIGNIN_SLOWDOWN_AFTER, SIGNIN_WINDOW_S),
-};
 export const signUpLimiter = () => getLimiter("signup-ip", env().SIGNUP_RATE_LIMIT_PER_IP, 3600);
-
-export class SignInThrottledError extends Error {
-  constructor(retryAfterS: number) {
-    super(`Too many sign-in attempts. Try again in ${Math.ceil(retryAfterS / 60)} minute(s).`);
-  }
-}
 
 function providers(): AuthOptions["providers"] {
   const e = env();
@@ -49,14 +30,7 @@ function providers(): AuthOptions["providers"] {
         const parsed = SignInInput.safeParse(credentials ?? {});
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
-        // The client first, then the pair: a client already refused cannot go on spending the email's budgets.
-        const ip = clientIp(req.headers ?? {});
-        const now = Date.now();
-        for (const check of [() => signInLimits.ip().limit(ip), () => signInLimits.emailAndIp().limit(`${email} ${ip}`)]) {
-          const verdict = await check();
-          if (!verdict.success) throw new SignInThrottledError((verdict.reset - now) / 1000);
-        }
-        if (!(await signInLimits.email().limit(email)).success) await new Promise((r) => setTimeout(r, SIGNIN_SLOWDOWN_MS));
+        await throttlePasswordAttempt(email, clientIp(req.headers ?? {}), "sign-in");
         // A PasswordHashingBusyError's message reaches the form as is (next-auth passes an authorize error's message on).
         const user = await verifyCredentials(await getDb(), email, password);
         return user ? { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } : null;

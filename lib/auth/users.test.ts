@@ -5,7 +5,9 @@ import type { Db } from "@/lib/db/client";
 import { accounts } from "@/lib/db/schema";
 import { hashPassword, verifyPassword } from "./password";
 import { SignUpInput } from "./schemas";
-import { EmailTakenError, findOrCreateOAuthUser, getUserWithAccount, signUp, verifyCredentials } from "./users";
+import { awayFromWindowEdge } from "@/tests/support/window-edge";
+import { SIGNIN_PER_EMAIL_AND_IP, SIGNIN_WINDOW_S } from "./throttle";
+import { changePassword, EmailTakenError, findOrCreateOAuthUser, getUserWithAccount, signUp, verifyCredentials, WrongPasswordError } from "./users";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -77,4 +79,24 @@ describe("users", () => {
     const [account] = await db.select().from(accounts).where(eq(accounts.id, first.accountId));
     expect(account!.slug).toMatch(/^oauth-[a-z0-9-]+$/);
   });
+});
+
+describe("changing the password", () => {
+  it("spends the sign-in budgets: past 10 wrong current passwords from one address even the right one is refused there", async () => {
+    const password = "correct horse battery staple";
+    const user = await signUp(db, { email: unique("change"), password });
+    const newPassword = "a brand new passphrase";
+    const attacker = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    await awayFromWindowEdge(20_000, SIGNIN_WINDOW_S * 1000);
+    for (let i = 0; i < SIGNIN_PER_EMAIL_AND_IP; i++) {
+      await expect(changePassword(db, user.id, { currentPassword: `guess ${i}`, newPassword }, { clientIp: attacker })).rejects.toBeInstanceOf(WrongPasswordError);
+    }
+    await expect(changePassword(db, user.id, { currentPassword: password, newPassword }, { clientIp: attacker })).rejects.toThrow(
+      /^Too many password attempts\. Try again in \d+ minute\(s\)\.$/,
+    );
+    expect(await verifyCredentials(db, user.email, password)).not.toBeNull();
+    // The owner, from their own address, is not locked out.
+    await changePassword(db, user.id, { currentPassword: password, newPassword }, { clientIp: "192.0.2.44" });
+    expect(await verifyCredentials(db, user.email, newPassword)).not.toBeNull();
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { accounts, users, type AccountRow, type UserRow } from "@/lib/db/schema";
 import { dummyHash, hashPassword, verifyPassword } from "./password";
 import type { SignUpInput } from "./schemas";
+import { throttlePasswordAttempt } from "./throttle";
 
 export class EmailTakenError extends Error {
   constructor() {
@@ -112,11 +113,19 @@ export class WrongPasswordError extends Error {
 
 /**
  * Changes a user's password after checking the current one, and ends every session of the user: the caller signs the
- * current browser in again with the new password.
+ * current browser in again with the new password. The check spends the sign-in budgets of the user's email from
+ * `clientIp` (lib/auth/throttle.ts): a stolen session cannot guess the password faster than the sign-in page can.
  */
-export async function changePassword(db: Db, userId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
+export async function changePassword(
+  db: Db,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+  opts: { clientIp: string },
+): Promise<void> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-  if (!user?.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) throw new WrongPasswordError();
+  if (!user) throw new WrongPasswordError();
+  await throttlePasswordAttempt(user.email, opts.clientIp, "password");
+  if (!user.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) throw new WrongPasswordError();
   const passwordHash = await hashPassword(input.newPassword);
   await db
     .update(users)

@@ -53,15 +53,27 @@ const WEBHOOK_URL_RULES =
   "setting WEBHOOK_ALLOW_PRIVATE_URLS=true allows http and private or local hosts, for local development).";
 const WEBHOOK_URL_EXAMPLE = "https://example.com/webhooks/fenceline";
 
+// Standard base64 with its "=" padding and zero bits after the last byte: the only form that Standard Webhooks libraries
+// (the standardwebhooks npm package) decode to the same key as this server; anything else never verifies for them.
+const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
+const WHSEC = "whsec_";
+
 export const WebhookSecret = z
   .string()
   .min(8, "must be 8–256 characters")
   .max(256, "must be 8–256 characters")
+  .refine((s) => !s.startsWith(WHSEC) || (s.length > WHSEC.length && CANONICAL_BASE64.test(s.slice(WHSEC.length))), {
+    message:
+      'starts with "whsec_", so the rest must be standard base64 (A–Z, a–z, 0–9, "+", "/"), padded with "=" to a ' +
+      'multiple of 4 characters, as Standard Webhooks libraries decode it (e.g. whsec_ + base64 of 32 random bytes). ' +
+      'Without the "whsec_" prefix any 8–256 characters are used as given',
+  })
   .meta({
     description:
-      "8–256 characters, used as given. Write-only: responses only say webhookSecretSet. When set, every delivery " +
-      "carries X-Service-Signature, the hex HMAC-SHA256 of the raw body keyed by this secret. It may be set while " +
-      'notificationType is "none".',
+      "8–256 characters. A secret that starts with whsec_ must continue with canonical padded base64 (the key is the " +
+      "decoded bytes, as Standard Webhooks libraries read it); any other is used as given. Write-only: responses only " +
+      "say webhookSecretSet. When set, every delivery carries X-Service-Signature, the hex HMAC-SHA256 of the raw body " +
+      'keyed by this secret. It may be set while notificationType is "none".',
     example: "whsec_5f2b9c0e1d7a4e3b",
   });
 

@@ -1,7 +1,10 @@
+import fs from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import next from "next";
-import { env } from "@/lib/config/env";
+import { dataDir, env } from "@/lib/config/env";
+import { adminSocketPath } from "@/lib/http/admin-socket";
 import { apiRequestUrl } from "@/lib/http/api-path";
 import { errorBody } from "@/lib/http/errors";
 import { CLIENT_IP_HEADER, clientAddress } from "./client-address";
@@ -14,11 +17,16 @@ export interface AppServerOptions {
   dir?: string;
   /** Reverse proxies in front of the app (TRUST_PROXY by default). */
   trustProxy?: number;
+  /** The Unix socket of the operator endpoint (DATA_DIR/admin.sock by default). */
+  adminSocket?: string;
 }
 
 export interface AppServer {
   server: http.Server;
-  /** Listens on `port` (0: any free port) on every interface; resolves with the port. */
+  /**
+   * Listens on `port` (0: any free port) on every interface, and for the operator endpoint on the admin socket;
+   * resolves with the port.
+   */
   listen(port: number, hostname?: string): Promise<number>;
   /** Stops accepting connections, lets in-flight requests finish for up to `graceMs`, then closes the rest. */
   close(graceMs?: number): Promise<void>;
@@ -28,18 +36,30 @@ export interface AppServer {
 // front, so the forwarded host/proto/port are the client's own inventions and Next.js recomputes them from the socket.
 const FORWARDED_HOST_HEADERS = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
 
+// Methods Node's parser accepts but a WHATWG Request cannot carry (Next.js throws on them: a 500). TRACK is already a
+// 400 from the parser, and CONNECT goes to the "connect" event, which closes the socket.
+const UNSUPPORTED_METHODS = new Set(["TRACE"]);
+
+// The posts Next.js may take for a server action, and so checks the Origin of (a 500 when it does not match): one with
+// a Next-Action header, and a form post (a multipart one is a no-JS action; a urlencoded one is bailed out of later).
+const FORM_TYPES = ["multipart/form-data", "application/x-www-form-urlencoded"];
+const possibleServerAction = (req: IncomingMessage, kind: string): boolean =>
+  req.method === "POST" &&
+  (req.headers["next-action"] !== undefined ||
+    (kind !== "api" && FORM_TYPES.some((t) => (req.headers["content-type"] ?? "").toLowerCase().startsWith(t))));
+
 /**
  * Fenceline's HTTP server: Next.js's request handler behind a thin Node layer that does what only the socket owner
  * can do before Next.js sees the request — the client address (from the socket and TRUST_PROXY, overwritten on every
- * request), a refusal of paths that are not valid percent-encoded UTF-8, a 403 for cross-origin server-action posts,
- * and the security headers of each kind of page (with the per-request CSP nonce Next.js puts on its scripts). Posts
+ * request), a refusal of paths that are not valid percent-encoded UTF-8 and of methods Next.js cannot take (405), a
+ * 403 for cross-origin server-action posts, and the security headers of each kind of page (with the per-request CSP
+ * nonce Next.js puts on its scripts). The operator endpoint is served on a Unix socket only (lib/http/admin.ts). Posts
  * that carry positions (device posts to /ingest/*, POST /api/v1/trackables/{id}/locations) are then answered here, by
  * the same code as the Next.js routes (lib/server/lean-path.ts).
  */
 export async function createAppServer(opts: AppServerOptions = {}): Promise<AppServer> {
   const config = env();
   const trustProxy = opts.trustProxy ?? config.TRUST_PROXY;
-  const appHost = new URL(config.APP_URL).host;
   const leanOptions = { origin: new URL(config.APP_URL).origin, compress: config.HTTP_COMPRESSION };
   const app = next({ dev: false, dir: opts.dir ?? process.cwd(), customServer: true });
   await app.prepare();
@@ -71,7 +91,14 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
       if (kind === "api") return sendJson(res, 400, errorBody("invalid_request", "The path is not valid: it must be percent-encoded UTF-8"));
       // Pages: Next.js renders its 404 page for a path that exists nowhere.
       req.url = "/_fenceline/invalid-path";
-    } else if (req.method === "POST" && req.headers["next-action"] && !sameOriginAction(req, appHost, trustProxy)) {
+    } else if (UNSUPPORTED_METHODS.has(req.method ?? "")) {
+      const message = `Method ${req.method} is not supported by this server`;
+      if (kind === "api") return sendJson(res, 405, errorBody("method_not_allowed", message));
+      res.statusCode = 405;
+      res.setHeader("Allow", "GET, HEAD, POST");
+      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      return res.end(`${message}.`);
+    } else if (possibleServerAction(req, kind) && !sameOriginAction(req)) {
       res.statusCode = 403;
       res.setHeader("Content-Type", "text/plain; charset=utf-8");
       return res.end("Forbidden: a server action may only be posted from this site's own pages.");
@@ -96,25 +123,80 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
   };
 
   const server = http.createServer(onRequest);
+  const admin = adminServer(opts.adminSocket ?? adminSocketPath(dataDir()), () => idleGc.touch());
   return {
     server,
-    listen(port, hostname) {
-      return new Promise((resolve, reject) => {
+    async listen(port, hostname) {
+      const bound = await new Promise<number>((resolve, reject) => {
         server.once("error", reject);
         server.listen(port, hostname, () => {
           server.off("error", reject);
           resolve((server.address() as AddressInfo).port);
         });
       });
+      await admin.listen();
+      return bound;
     },
     async close(graceMs = 5_000) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), admin.close()]);
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
       clearTimeout(timer);
       idleGc.stop();
       await app.close();
+    },
+  };
+}
+
+const adminModule = () => import("@/lib/http/admin");
+
+/**
+ * The operator endpoint's server, on a Unix socket in the data directory that only the server's own user may open
+ * (mode 0600). Not on the TCP port: a reverse proxy on the same host would make every client look like loopback.
+ */
+function adminServer(file: string, touch: () => void) {
+  const server = http.createServer((req, res) => {
+    touch();
+    adminModule()
+      .then((m) => m.serveAdminRequest(req, res))
+      .catch((err: unknown) => {
+        console.error(`[server] admin socket ${req.method} ${req.url} failed:`, err);
+        if (res.headersSent) return res.destroy();
+        sendJson(res, 500, errorBody("internal_error", "An internal error occurred. Try again later."));
+      });
+  });
+  let inode: number | null = null;
+  return {
+    async listen(): Promise<void> {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      // A socket file left by a server that died: nothing listens on it any more.
+      fs.rmSync(file, { force: true });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.once("error", reject);
+          // The socket is created with the mode the umask leaves: none for group and others from the start.
+          const umask = process.umask(0o177);
+          try {
+            server.listen(file, () => {
+              server.off("error", reject);
+              resolve();
+            });
+          } finally {
+            process.umask(umask);
+          }
+        });
+        fs.chmodSync(file, 0o600);
+        inode = fs.statSync(file).ino;
+      } catch (err) {
+        console.error(`[fenceline] the operator socket ${file} could not be opened (npm run apikey:* cannot reach this server):`, err);
+      }
+    },
+    async close(): Promise<void> {
+      if (!server.listening) return;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Only our own socket: another server on the same data directory may have replaced it since.
+      if (inode !== null && fs.statSync(file, { throwIfNoEntry: false })?.ino === inode) fs.rmSync(file, { force: true });
     },
   };
 }
@@ -130,11 +212,11 @@ export function isValidPath(pathname: string): boolean {
 }
 
 /**
- * A server-action post comes from this site: its Origin's host is the app's (APP_URL), the Host it was sent to, or the
- * host a trusted proxy forwarded. Browsers always send Origin on a POST; a request without one is not a browser's
- * cross-site post, and Next.js's own check decides it.
+ * A server-action post comes from this site: its Origin's host is the one Next.js compares it with — the host a
+ * trusted proxy forwarded (untrusted X-Forwarded-Host headers are gone by now), else the Host it was sent to. Browsers
+ * always send Origin on a POST; a request without one is not a browser's cross-site post, and Next.js lets it through.
  */
-function sameOriginAction(req: IncomingMessage, appHost: string, trustProxy: number): boolean {
+function sameOriginAction(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   let host: string;
@@ -143,8 +225,9 @@ function sameOriginAction(req: IncomingMessage, appHost: string, trustProxy: num
   } catch {
     return false;
   }
-  const forwarded = trustProxy > 0 ? String(req.headers["x-forwarded-host"] ?? "").split(",")[0]!.trim() : "";
-  return host !== "" && (host === appHost || host === req.headers.host || host === forwarded);
+  const header = req.headers["x-forwarded-host"];
+  const forwarded = (Array.isArray(header) ? header[0] : header?.split(",")[0])?.trim();
+  return host !== "" && host === (forwarded || req.headers.host);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

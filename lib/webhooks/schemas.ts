@@ -60,7 +60,7 @@ export const WebhookPage = pageOf(Webhook, "WebhookPage");
 export const RotateSecretInput = z
   .strictObject({
     secret: WebhookSecret.optional().meta({
-      description: "The new secret (8–256 characters). Omitted: the service generates one, whsec_ + base64 of 32 random bytes",
+      description: "The new secret (8–256 characters; one that starts with whsec_ must continue with canonical padded base64). Omitted: the service generates one, whsec_ + base64 of 32 random bytes",
     }),
     expireCurrentIn: z
       .number()

@@ -118,7 +118,8 @@ describe("checkWebhookUrl, strict (WEBHOOK_ALLOW_PRIVATE_URLS unset)", () => {
   });
 
   it.each(["http://example.com/hook", "http://93.184.215.14/", "http://2130706433/"])("refuses plain http: %s", (url) => {
-    expect(strict(url)).toBe("must use https (got http)");
+    // The operator learns how local development allows http.
+    expect(strict(url)).toBe("must use https (got http). For local development, the server setting WEBHOOK_ALLOW_PRIVATE_URLS=true allows http");
   });
 
   it.each([

@@ -26,9 +26,11 @@ export function checkWebhookUrl(url: string, { allowPrivate }: WebhookUrlPolicy)
     return "must be a valid absolute URL, e.g. https://example.com/webhooks";
   }
   const scheme = parsed.protocol.replace(/:$/, "");
-  if (scheme !== "https" && !(allowPrivate && scheme === "http")) {
-    return `must use ${allowPrivate ? "http or https" : "https"} (got ${scheme})`;
+  if (allowPrivate && scheme !== "https" && scheme !== "http") return `must use http or https (got ${scheme})`;
+  if (!allowPrivate && scheme === "http") {
+    return "must use https (got http). For local development, the server setting WEBHOOK_ALLOW_PRIVATE_URLS=true allows http";
   }
+  if (!allowPrivate && scheme !== "https") return `must use https (got ${scheme})`;
   if (parsed.username || parsed.password) {
     return "must not contain credentials (user:password@); use the webhook secret to authenticate deliveries";
   }

@@ -1,9 +1,10 @@
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "@/lib/http/pagination";
 import { baseUrl, newAccount, request, type TestAccount } from "../harness/client";
-import { postAction, signIn, signUpUser, uniqueEmail } from "../harness/dashboard";
+import { actionId, postAction, signIn, signUpUser, uniqueEmail } from "../harness/dashboard";
 
 // Bad input never gives a 5xx (issue 9, item 6): first each reproduction of the issue, then a fuzz that walks every
 // route of the app (read from app/) with every method, invalid bytes in each path segment, extreme dates, forged
@@ -97,6 +98,63 @@ describe("the reproductions of issue 9", () => {
       const r = await postAction(baseUrl(), { page: "/", file: "app/(auth)/sign-up/actions.ts", name: "signUpAction", args: [{}], origin });
       expect(r.status, origin).toBe(403);
     }
+  });
+
+  it("TRACE (which fetch cannot even send) is a 405: the JSON envelope under /api, plain text on pages", async () => {
+    for (const method of ["TRACE"]) {
+      for (const p of ["/api/v1/trackables", "/api/v1/nope", "/api/health"]) {
+        const res = await raw(method, p);
+        expect(res.status, `${method} ${p}`).toBe(405);
+        expect(JSON.parse(res.text).error.code).toBe("method_not_allowed");
+      }
+      for (const p of ["/", "/sign-in", "/trackables", "/share/x"]) {
+        const res = await raw(method, p);
+        expect(res.status, `${method} ${p}`).toBe(405);
+        expect(res.headers["content-type"]).toMatch(/^text\/plain/);
+        expect(res.headers.allow).toBe("GET, HEAD, POST");
+      }
+    }
+  });
+
+  it("a cross-origin form post to a page is a 403, with or without a Next-Action header (never Next.js's 500)", async () => {
+    const multipart = (fields: Record<string, string>) => {
+      const boundary = "----fenceline-test";
+      const body = Object.entries(fields)
+        .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+        .join("");
+      return { type: `multipart/form-data; boundary=${boundary}`, body: `${body}--${boundary}--\r\n` };
+    };
+    const action = actionId("app/(auth)/sign-up/actions.ts", "signUpAction");
+    for (const form of [multipart({ email: "a@example.com" }), multipart({ [`$ACTION_ID_${action}`]: "", email: "a@example.com" })]) {
+      for (const p of ["/sign-in", "/sign-up", "/trackables"]) {
+        const res = await raw("POST", p, { Origin: "https://evil.example", "Content-Type": form.type }, form.body);
+        expect(res.status, p).toBe(403);
+      }
+    }
+    const urlencoded = await raw("POST", "/sign-in", { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" }, "a=b");
+    expect(urlencoded.status).toBe(403);
+  });
+
+  it("an Origin of the app's own host (APP_URL) posted to another Host is a 403, not a 500", async () => {
+    const own = new URL(baseUrl());
+    const headers = { Origin: own.origin, Host: "other.example" };
+    const form = await raw("POST", "/sign-in", { ...headers, "Content-Type": "multipart/form-data; boundary=x" }, "--x--\r\n");
+    expect(form.status).toBe(403);
+    const action = await raw(
+      "POST",
+      "/sign-up",
+      { ...headers, "Next-Action": actionId("app/(auth)/sign-up/actions.ts", "signUpAction"), "Content-Type": "text/plain;charset=UTF-8" },
+      "[{}]",
+    );
+    expect(action.status).toBe(403);
+    // The same post to the app's own Host goes through (an invalid sign-up: the action's own answer).
+    const same = await raw(
+      "POST",
+      "/sign-up",
+      { Origin: own.origin, "Next-Action": actionId("app/(auth)/sign-up/actions.ts", "signUpAction"), "Content-Type": "text/plain;charset=UTF-8" },
+      "[{}]",
+    );
+    expect(same.status).toBe(200);
   });
 
   it("/api/inngest on the embedded runner is a clear 404", async () => {
@@ -217,3 +275,17 @@ describe("fuzz: every route × method × invalid path bytes, extreme dates, forg
     expect(failures).toEqual([]);
   }, 600_000);
 });
+
+/** A request with any method and Host, as curl would send it (fetch refuses TRACE and sets Host itself). */
+function raw(method: string, urlPath: string, headers: Record<string, string> = {}, body?: string) {
+  const url = new URL(baseUrl());
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, method, path: urlPath, headers, setHost: !("Host" in headers) }, (res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}

@@ -26,7 +26,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const SECRET = "whsec_test_0123456789";
+const SECRET = "test_secret_0123456789";
 const CENTER = { latitude: 52.52, longitude: 13.405 };
 const INSIDE = { latitude: 52.5201, longitude: 13.4051 };
 const OUTSIDE = { latitude: 52.53, longitude: 13.405 };

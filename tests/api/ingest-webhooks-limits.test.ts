@@ -19,7 +19,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const SECRET = "whsec_device_points_0123";
+const SECRET = "device_points_secret_0123";
 const CENTER = { latitude: 52.52, longitude: 13.405 };
 const INSIDE = { lat: 52.5201, lon: 13.4051 };
 const OUTSIDE = { lat: 52.53, lon: 13.405 };

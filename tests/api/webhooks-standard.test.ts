@@ -212,6 +212,28 @@ describe("secret rotation", () => {
   });
 });
 
+describe("whsec_ secrets", () => {
+  it("one whose rest is not canonical padded base64 is refused on every door, with a 400 naming the field", async () => {
+    const a = await newAccount();
+    const hook = await hookOf(a);
+    const fence = await fenceOf(a);
+    const bad = "whsec_test_0123456789";
+    for (const [method, path, body, field] of [
+      ["POST", "/geofences", { name: "G", ...CENTER, radius: 100, webhookSecret: bad }, "webhookSecret"],
+      ["PATCH", `/geofences/${fence}`, { webhookSecret: "whsec_QUI" }, "webhookSecret"],
+      ["POST", "/webhooks", { url: "https://example.com/h", events: ["location.updated"], secret: bad }, "secret"],
+      ["PATCH", `/webhooks/${hook}`, { secret: "whsec_QR==" }, "secret"],
+      ["POST", `/webhooks/${hook}/rotate-secret`, { secret: "whsec_a-b_cdef" }, "secret"],
+      ["POST", `/geofences/${fence}/rotate-secret`, { secret: bad }, "secret"],
+    ] as const) {
+      const res = await a.api(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.error.message).toContain(`${field}: starts with "whsec_", so the rest must be standard base64`);
+    }
+    expect((await a.api("GET", `/webhooks/${hook}`)).body.secretSet).toBe(false);
+  });
+});
+
 describe("account endpoint test", () => {
   it("sends a sample of the chosen event once; success gives the delivery id, failure does not, neither retries", async () => {
     let status = 200;

@@ -1,14 +1,16 @@
 import { inject } from "vitest";
+import { adminRequest } from "@/lib/http/admin-socket";
 
-let override: { baseUrl: string; adminToken: string } | null = null;
+let override: { baseUrl: string; adminToken: string; adminSocket: string } | null = null;
 
 /** Points this test file's requests at another server (one started with different settings). */
-export function useServer(server: { baseUrl: string; adminToken: string } | null) {
+export function useServer(server: { baseUrl: string; adminToken: string; adminSocket: string } | null) {
   override = server;
 }
 
 export const baseUrl = () => override?.baseUrl ?? inject("baseUrl");
 const adminToken = () => override?.adminToken ?? inject("adminToken");
+const adminSocket = () => override?.adminSocket ?? inject("adminSocket");
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -55,14 +57,11 @@ export interface TestAccount {
 
 let counter = 0;
 
-/** Every test makes its own account (through the real provisioning endpoint), so tests never share state. */
+/** Every test makes its own account (through the real operator endpoint, on its socket), so tests never share state. */
 export async function newAccount(opts: { plan?: "free" | "enterprise" } = {}): Promise<TestAccount> {
   const slug = `t-${Date.now().toString(36)}-${process.pid}-${counter++}-${Math.random().toString(36).slice(2, 8)}`;
   const provision = async () => {
-    const res = await request("POST", "/api/internal/api-keys", {
-      headers: { Authorization: `Bearer ${adminToken()}` },
-      body: { account: slug, plan: opts.plan ?? "enterprise" },
-    });
+    const res = await adminRequest(adminSocket(), adminToken(), "POST", "/api-keys", { account: slug, plan: opts.plan ?? "enterprise" });
     if (res.status !== 201) throw new Error(`provisioning failed: ${res.status} ${res.text}`);
     return res.body as { key: string; keyId: string; accountId: string };
   };
@@ -72,9 +71,7 @@ export async function newAccount(opts: { plan?: "free" | "enterprise" } = {}): P
     api: (method, path, body) => request(method, `/api/v1${path}`, { key: first.key, body }),
     newKey: async () => (await provision()).key,
     revoke: async () => {
-      const res = await request("DELETE", `/api/internal/api-keys/${first.keyId}`, {
-        headers: { Authorization: `Bearer ${adminToken()}` },
-      });
+      const res = await adminRequest(adminSocket(), adminToken(), "DELETE", `/api-keys/${first.keyId}`);
       if (res.status !== 204) throw new Error(`revocation failed: ${res.status} ${res.text}`);
     },
   };

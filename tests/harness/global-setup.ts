@@ -6,6 +6,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     adminToken: string;
+    adminSocket: string;
   }
 }
 
@@ -18,6 +19,7 @@ export default async function setup(project: TestProject) {
   });
   project.provide("baseUrl", server.baseUrl);
   project.provide("adminToken", server.adminToken);
+  project.provide("adminSocket", server.adminSocket);
   return async () => {
     const logs = server.logs();
     await server.stop();

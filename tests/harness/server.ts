@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { alive, readEmbeddedLock } from "@/lib/db/embedded-lock";
+import { adminSocketPath } from "@/lib/http/admin-socket";
 import { serverArgs } from "@/scripts/build";
 import { scratchPostgres } from "../support/scratch-db";
 
@@ -14,6 +15,8 @@ import { scratchPostgres } from "../support/scratch-db";
 export interface TestServer {
   baseUrl: string;
   adminToken: string;
+  /** The operator endpoint's Unix socket (the TCP port does not serve it). */
+  adminSocket: string;
   dataDir: string;
   databaseUrl: string | null;
   process: ChildProcess;
@@ -91,6 +94,7 @@ export async function startServer(
   return {
     baseUrl,
     adminToken,
+    adminSocket: adminSocketPath(dataDir),
     dataDir,
     databaseUrl: pg?.url ?? null,
     process: child,

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminRequest } from "@/lib/http/admin-socket";
 import { startServer, type TestServer } from "../harness/server";
 import { startReceiver, type Received } from "../support/receiver";
 import { scratchPostgres } from "../support/scratch-db";
@@ -53,13 +54,12 @@ const api = (key: string, method: string, path: string, body?: unknown, server: 
 /** A new account with an enterprise key, provisioned through the operator endpoint of one of the servers. */
 async function newKey(): Promise<string> {
   const server = next();
-  const res = await fetch(`${server.baseUrl}/api/internal/api-keys`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${server.adminToken}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ account: `scale-${randomBytes(4).toString("hex")}`, plan: "enterprise" }),
+  const res = await adminRequest(server.adminSocket, server.adminToken, "POST", "/api-keys", {
+    account: `scale-${randomBytes(4).toString("hex")}`,
+    plan: "enterprise",
   });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return ((await res.json()) as { key: string }).key;
+  expect(res.status, res.text).toBe(201);
+  return (res.body as { key: string }).key;
 }
 
 async function created(res: Promise<Res>): Promise<any> {

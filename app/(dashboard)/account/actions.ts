@@ -1,10 +1,13 @@
 "use server";
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { renameAccount } from "@/lib/accounts/accounts";
 import { UpdateAccountInput } from "@/lib/accounts/schemas";
 import { ChangePasswordInput } from "@/lib/auth/schemas";
+import { PasswordThrottledError } from "@/lib/auth/throttle";
 import { changePassword, WrongPasswordError } from "@/lib/auth/users";
 import { dashboardAction } from "@/lib/dashboard/action";
+import { clientIp } from "@/lib/http/client-ip";
 import { ApiError } from "@/lib/http/errors";
 
 export async function renameWorkspaceAction(input: { name: string }) {
@@ -19,9 +22,10 @@ export async function renameWorkspaceAction(input: { name: string }) {
 export async function changePasswordAction(input: { currentPassword: string; newPassword: string }) {
   return dashboardAction(ChangePasswordInput, input, async ({ input, session }) => {
     try {
-      await changePassword(session.ctx.db, session.user.id, input);
+      await changePassword(session.ctx.db, session.user.id, input, { clientIp: clientIp(await headers()) });
     } catch (err) {
       if (err instanceof WrongPasswordError) throw new ApiError("invalid_request", `Invalid body: currentPassword: ${err.message}`);
+      if (err instanceof PasswordThrottledError) throw new ApiError("rate_limit_exceeded", `currentPassword: ${err.message}`);
       throw err;
     }
     return { email: session.user.email };
