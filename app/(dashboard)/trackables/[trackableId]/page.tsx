@@ -123,90 +123,141 @@ export default async function TrackablePage({ params, searchParams }: Props) {
         </header>
       </div>
 
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        {!latest ? (
-          <Card aria-labelledby="no-positions-heading" className="p-5 lg:col-span-2">
-            <h2 id="no-positions-heading" className="text-base font-semibold text-slate-900">
-              No positions yet
-            </h2>
-            <p className="mt-1 mb-4 text-sm text-slate-600">Post a first position and its track appears here.</p>
-            <FirstLocationHelp appUrl={env().APP_URL} trackableId={trackable.id} trackableName={trackable.name} />
-          </Card>
-        ) : (
-          <Card aria-labelledby="track-heading" className="p-4 sm:p-5 lg:col-span-2">
-            <div className="mb-3 flex flex-col gap-3">
-              <div className="flex flex-wrap items-baseline justify-between gap-2">
-                <h2 id="track-heading" className="text-base font-semibold text-slate-900">
-                  Track
+      {/* Each column as tall as its own content: the track's card never stretches to the side panels' height. */}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3 lg:items-start">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
+          {!latest ? (
+            <Card aria-labelledby="no-positions-heading" className="p-5">
+              <h2 id="no-positions-heading" className="text-base font-semibold text-slate-900">
+                No positions yet
+              </h2>
+              <p className="mt-1 mb-4 text-sm text-slate-600">Post a first position and its track appears here.</p>
+              <FirstLocationHelp appUrl={env().APP_URL} trackableId={trackable.id} trackableName={trackable.name} />
+            </Card>
+          ) : (
+            <Card aria-labelledby="track-heading" className="p-4 sm:p-5">
+              <div className="mb-3 flex flex-col gap-3">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <h2 id="track-heading" className="text-base font-semibold text-slate-900">
+                    Track
+                  </h2>
+                  <p className="text-sm text-slate-600" data-testid="track-point-count">
+                    {track.points.length === 1 ? "1 point" : `${track.points.length.toLocaleString("en")} points`}{" "}
+                    <span className="text-slate-500">
+                      · <Time value={range.from} /> – {range.to ? <Time value={range.to} /> : "now"}
+                    </span>
+                  </p>
+                </div>
+                <RangePicker basePath={basePath} range={range} />
+                {track.points.length > 0 ? <ExportForm trackableId={trackable.id} range={range} /> : null}
+                {drawn.length < track.points.length ? (
+                  <p className="text-xs text-slate-500" data-testid="track-simplified">
+                    The map draws {drawn.length.toLocaleString("en")} of the {track.points.length.toLocaleString("en")} points (simplified
+                    for drawing); the table and the download hold every point.
+                  </p>
+                ) : null}
+                {track.truncated ? (
+                  <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200 ring-inset" role="status">
+                    Showing the latest {MAX_TRACK_POINTS.toLocaleString("en")} points of this range; narrow the range to see older ones.
+                  </p>
+                ) : null}
+                {track.points.length === 0 ? (
+                  <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" role="status">
+                    No positions in this range. The map shows the latest one, from <Time value={latest.timestamp} relative />.
+                  </p>
+                ) : null}
+              </div>
+              <div data-testid="track-map" data-point-count={track.points.length} data-drawn-count={drawn.length}>
+                <TrackMap
+                  key={`${range.preset}:${range.fromInput}:${range.toInput}`}
+                  config={mapConfig()}
+                  className="h-80 w-full sm:h-[28rem]"
+                  // The live colour only when the highlighted point is the trackable's newest, not an old range's end.
+                  online={status.status === "online" && marker?.id === latest.id}
+                  points={drawn.map((p) => ({ latitude: p.latitude, longitude: p.longitude, at: p.timestamp }))}
+                  fences={trackFences.map((g) => ({
+                    id: g.id,
+                    name: g.name,
+                    latitude: g.latitude,
+                    longitude: g.longitude,
+                    radius: g.radius,
+                    rings: g.geometry?.coordinates ?? null,
+                  }))}
+                  transitions={transitions.map((t) => ({
+                    id: t.id,
+                    type: t.type,
+                    fenceName: geofenceNames.get(t.geofenceId) ?? "a deleted geofence",
+                    latitude: t.latitude,
+                    longitude: t.longitude,
+                    occurredAt: t.occurredAt,
+                    note: t.reason && t.reason !== "crossing" ? t.reason.replaceAll("_", " ") : null,
+                  }))}
+                  latest={
+                    marker
+                      ? {
+                          latitude: marker.latitude,
+                          longitude: marker.longitude,
+                          accuracy: marker.accuracy,
+                          at: marker.timestamp,
+                          name: trackable.name,
+                        }
+                      : null
+                  }
+                />
+              </div>
+            </Card>
+          )}
+          {track.points.length > 0 ? (
+            <Card aria-labelledby="recent-heading" className="overflow-hidden">
+              <div className="flex flex-wrap items-baseline justify-between gap-2 px-4 pt-4 sm:px-5">
+                <h2 id="recent-heading" className="text-base font-semibold text-slate-900">
+                  Recent points
                 </h2>
-                <p className="text-sm text-slate-600" data-testid="track-point-count">
-                  {track.points.length === 1 ? "1 point" : `${track.points.length.toLocaleString("en")} points`}{" "}
-                  <span className="text-slate-500">
-                    · <Time value={range.from} /> – {range.to ? <Time value={range.to} /> : "now"}
-                  </span>
+                <p className="text-xs text-slate-500">
+                  Newest first, {Math.min(RECENT_ROWS, track.points.length)} of {track.points.length.toLocaleString("en")} in this range; every
+                  point through <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700">GET /api/v1/trackables/{"{id}"}/locations</code>.
                 </p>
               </div>
-              <RangePicker basePath={basePath} range={range} />
-              {track.points.length > 0 ? <ExportForm trackableId={trackable.id} range={range} /> : null}
-              {drawn.length < track.points.length ? (
-                <p className="text-xs text-slate-500" data-testid="track-simplified">
-                  The map draws {drawn.length.toLocaleString("en")} of the {track.points.length.toLocaleString("en")} points (simplified
-                  for drawing); the table and the download hold every point.
-                </p>
-              ) : null}
-              {track.truncated ? (
-                <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200 ring-inset" role="status">
-                  Showing the latest {MAX_TRACK_POINTS.toLocaleString("en")} points of this range; narrow the range to see older ones.
-                </p>
-              ) : null}
-              {track.points.length === 0 ? (
-                <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" role="status">
-                  No positions in this range. The map shows the latest one, from <Time value={latest.timestamp} relative />.
-                </p>
-              ) : null}
-            </div>
-            <div data-testid="track-map" data-point-count={track.points.length} data-drawn-count={drawn.length}>
-              <TrackMap
-                key={`${range.preset}:${range.fromInput}:${range.toInput}`}
-                config={mapConfig()}
-                className="h-80 w-full sm:h-[28rem]"
-                // The live colour only when the highlighted point is the trackable's newest, not an old range's end.
-                online={status.status === "online" && marker?.id === latest.id}
-                points={drawn.map((p) => ({ latitude: p.latitude, longitude: p.longitude, at: p.timestamp }))}
-                fences={trackFences.map((g) => ({
-                  id: g.id,
-                  name: g.name,
-                  latitude: g.latitude,
-                  longitude: g.longitude,
-                  radius: g.radius,
-                  rings: g.geometry?.coordinates ?? null,
-                }))}
-                transitions={transitions.map((t) => ({
-                  id: t.id,
-                  type: t.type,
-                  fenceName: geofenceNames.get(t.geofenceId) ?? "a deleted geofence",
-                  latitude: t.latitude,
-                  longitude: t.longitude,
-                  occurredAt: t.occurredAt,
-                  note: t.reason && t.reason !== "crossing" ? t.reason.replaceAll("_", " ") : null,
-                }))}
-                latest={
-                  marker
-                    ? {
-                        latitude: marker.latitude,
-                        longitude: marker.longitude,
-                        accuracy: marker.accuracy,
-                        at: marker.timestamp,
-                        name: trackable.name,
-                      }
-                    : null
-                }
-              />
-            </div>
-          </Card>
-
-        )}
-        <div className="space-y-6">
+              <ScrollTable label="Recent locations" className="mt-3">
+                <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="recent-heading">
+                  <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
+                    <tr>
+                      <th scope="col" className="px-4 py-2 sm:px-5">Time</th>
+                      <th scope="col" className="hidden px-4 py-2 sm:table-cell">Position</th>
+                      <th scope="col" className="hidden px-4 py-2 sm:table-cell">Accuracy</th>
+                      <th scope="col" className="hidden px-4 py-2 md:table-cell">Speed</th>
+                      <th scope="col" className="px-4 py-2">Battery</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100 tabular-nums">
+                    {track.points
+                      .slice(-RECENT_ROWS)
+                      .reverse()
+                      .map((p) => (
+                        <tr key={p.id} data-testid="recent-point">
+                          <td className="px-4 py-2 whitespace-nowrap text-slate-700 sm:px-5">
+                            <Time value={p.timestamp} seconds />
+                            <span className="block font-mono text-xs text-slate-500 sm:hidden">
+                              {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)}
+                            </span>
+                          </td>
+                          <td className="hidden px-4 py-2 font-mono text-xs whitespace-nowrap text-slate-700 sm:table-cell">
+                            {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)}
+                          </td>
+                          <td className="hidden px-4 py-2 text-slate-600 sm:table-cell">{p.accuracy != null ? `±${Math.round(p.accuracy)} m` : "—"}</td>
+                          <td className="hidden px-4 py-2 text-slate-600 md:table-cell">{p.speed != null ? formatSpeed(p.speed) : "—"}</td>
+                          <td className="px-4 py-2">
+                            <BatteryIndicator level={p.battery} threshold={threshold} />
+                          </td>
+                        </tr>
+                      ))}
+                  </tbody>
+                </table>
+              </ScrollTable>
+            </Card>
+          ) : null}
+          </div>
+        <div className="min-w-0 space-y-6">
           {latest ? (
             <Card aria-labelledby="latest-heading" className="p-5">
               <h2 id="latest-heading" className="text-base font-semibold text-slate-900">
@@ -220,56 +271,6 @@ export default async function TrackablePage({ params, searchParams }: Props) {
           <ShareLinksPanel trackableId={trackable.id} initialLinks={shareLinks.data} />
         </div>
       </div>
-
-      {track.points.length > 0 ? (
-        <Card aria-labelledby="recent-heading" className="overflow-hidden">
-          <div className="flex flex-wrap items-baseline justify-between gap-2 px-4 pt-4 sm:px-5">
-            <h2 id="recent-heading" className="text-base font-semibold text-slate-900">
-              Recent points
-            </h2>
-            <p className="text-xs text-slate-500">
-              Newest first, {Math.min(RECENT_ROWS, track.points.length)} of {track.points.length.toLocaleString("en")} in this range; every
-              point through <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700">GET /api/v1/trackables/{"{id}"}/locations</code>.
-            </p>
-          </div>
-          <ScrollTable label="Recent locations" className="mt-3">
-            <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="recent-heading">
-              <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-2 sm:px-5">Time</th>
-                  <th scope="col" className="hidden px-4 py-2 sm:table-cell">Position</th>
-                  <th scope="col" className="hidden px-4 py-2 sm:table-cell">Accuracy</th>
-                  <th scope="col" className="hidden px-4 py-2 md:table-cell">Speed</th>
-                  <th scope="col" className="px-4 py-2">Battery</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 tabular-nums">
-                {track.points
-                  .slice(-RECENT_ROWS)
-                  .reverse()
-                  .map((p) => (
-                    <tr key={p.id} data-testid="recent-point">
-                      <td className="px-4 py-2 whitespace-nowrap text-slate-700 sm:px-5">
-                        <Time value={p.timestamp} seconds />
-                        <span className="block font-mono text-xs text-slate-500 sm:hidden">
-                          {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)}
-                        </span>
-                      </td>
-                      <td className="hidden px-4 py-2 font-mono text-xs whitespace-nowrap text-slate-700 sm:table-cell">
-                        {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)}
-                      </td>
-                      <td className="hidden px-4 py-2 text-slate-600 sm:table-cell">{p.accuracy != null ? `±${Math.round(p.accuracy)} m` : "—"}</td>
-                      <td className="hidden px-4 py-2 text-slate-600 md:table-cell">{p.speed != null ? formatSpeed(p.speed) : "—"}</td>
-                      <td className="px-4 py-2">
-                        <BatteryIndicator level={p.battery} threshold={threshold} />
-                      </td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        </Card>
-      ) : null}
     </div>
   );
 }
