@@ -272,8 +272,11 @@ test("the geofence page shows who is inside now and the entry in its recent even
   );
   await page.getByRole("dialog").getByRole("button", { name: "Delete geofence" }).click();
   await expect(page.getByTestId("geofence-item").filter({ hasText: fence.name })).toHaveCount(0);
-  const exits = (await api.get(`/events?trackableId=${van.id}&type=geofence.exit`)).body.data;
-  expect(exits.map((e: { geofenceId: string; reason: string }) => [e.geofenceId, e.reason])).toEqual([[fence.id, "geofence_deleted"]]);
+  const exits = async () =>
+    ((await api.get(`/events?trackableId=${van.id}`)).body.data as { type: string; geofenceId: string; reason: string }[])
+      .filter((e) => e.type === "geofence.exit")
+      .map((e) => [e.geofenceId, e.reason]);
+  await expect.poll(exits, { timeout: 15_000 }).toEqual([[fence.id, "geofence_deleted"]]);
   errors.expectNone();
 });
 
@@ -305,8 +308,9 @@ test("the map frames every fence in the list, keeps a selection's neighbours in 
     expect(await inView(stored.latitude, stored.longitude), `${g.name} is in view`).toBe(true);
   }
   // The big fence's name fits inside it and is drawn; the tiny fence's would cover it, so it is not (hover shows it).
-  const labels = page.locator(".leaflet-tooltip-pane");
-  await expect(labels.getByText(big.name)).toBeVisible();
+  // Fence names sit in their own pane under the fences and trackables (a name never hides a trackable's dot).
+  const labels = page.getByTestId("geofence-map");
+  await expect(labels.locator(".leaflet-fl-fence-labels-pane").getByText(big.name)).toBeVisible();
   await expect(labels.getByText(small.name)).toHaveCount(0);
   // The trackable is labelled at street level.
   await expect(labels.locator(".fl-trackable-label", { hasText: walker.name })).toBeVisible();
@@ -383,7 +387,9 @@ test.describe("on a touch screen", () => {
     const api = apiClient(request, await createApiKey(page, "polygon on touch"));
     const [lon, lat] = [-5.7 + Math.random() * 0.02, -15.93 + Math.random() * 0.02];
     const ring: Position[] = [[lon, lat], [lon + 0.004, lat], [lon + 0.004, lat + 0.003], [lon + 0.002, lat + 0.004], [lon, lat + 0.003], [lon, lat]];
-    const fence = await createGeofenceViaApi(api, { name: uniq("Touch yard"), shape: "polygon", geometry: { type: "Polygon", coordinates: [ring] } });
+    const created = await api.post("/geofences", { name: uniq("Touch yard"), shape: "polygon", geometry: { type: "Polygon", coordinates: [ring] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const fence = created.body as { id: string };
     await page.goto(`/geofences?geofence=${fence.id}`);
     await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 5 corners");
     await expect(page.getByTestId("polygon-note")).toContainText("tap a corner, then Remove corner");

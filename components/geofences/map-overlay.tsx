@@ -5,7 +5,8 @@
 import type L from "leaflet";
 import { MAX_RADIUS_M } from "@/lib/geofences/limits";
 import type { Draft, Rings } from "./geofence-map";
-import { finishDrawing, undoCorner, useCoarsePointer, withoutCorner, type Corner } from "./polygon-tools";
+import { finishDrawing, undoCorner, withoutCorner, type Corner } from "./polygon-tools";
+import { useCoarsePointer } from "./use-coarse-pointer";
 
 const pill = "rounded-full bg-slate-900/85 px-4 py-1.5 text-center text-xs font-medium text-white shadow";
 const note = "rounded-md bg-white/95 px-2.5 py-1 text-xs font-medium text-slate-800 shadow ring-1 ring-slate-200";
@@ -58,7 +59,7 @@ export function MapOverlay({
       <Instruction>
         {draft?.kind === "circle"
           ? `Radius ${metres(draft.radius)}${draft.radius >= MAX_RADIUS_M ? " (the maximum)" : ""} — release to finish`
-          : `${touch ? "Touch" : "Press on"} the map for the centre, drag out the radius · Esc cancels`}
+          : "Press on the map for the centre, drag out the radius · Esc cancels"}
       </Instruction>
     );
   }

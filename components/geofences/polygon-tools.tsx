@@ -5,7 +5,7 @@
 import L from "leaflet";
 import kinks from "@turf/kinks";
 import { polygon as turfPolygon } from "@turf/helpers";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useMap } from "react-leaflet";
 import type { Rings } from "./geofence-map";
 
@@ -32,19 +32,6 @@ export function withoutCorner(rings: Rings, { ring, index }: Corner): { rings: R
   const next = rings.map((r, i) => (i === ring ? [...kept, kept[0]!] : r));
   if (kinks(turfPolygon(next)).features.length > 0) return { error: "Without that corner the sides would cross: it was kept." };
   return { rings: next };
-}
-
-/** Which input the device has: the hint names right-click only where there is a mouse. */
-export function useCoarsePointer(): boolean {
-  const [coarse, setCoarse] = useState(false);
-  useEffect(() => {
-    const query = window.matchMedia("(pointer: coarse)");
-    setCoarse(query.matches);
-    const changed = () => setCoarse(query.matches);
-    query.addEventListener("change", changed);
-    return () => query.removeEventListener("change", changed);
-  }, []);
-  return coarse;
 }
 
 /**

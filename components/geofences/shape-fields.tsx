@@ -6,7 +6,7 @@ import { MAX_RADIUS_M, MIN_RADIUS_M } from "@/lib/geofences/limits";
 import { corners, type Aria, type FormState } from "./geofence-form";
 import type { Rings } from "./geofence-map";
 import { NumberField } from "./number-field";
-import { useCoarsePointer } from "./polygon-tools";
+import { useCoarsePointer } from "./use-coarse-pointer";
 
 const EDIT_HINT_MOUSE = "Drag a corner on the map to move it, drag a midpoint to add a corner; right-click a corner (or click it, then Remove corner) to remove it.";
 const EDIT_HINT_TOUCH = "Drag a corner on the map to move it, drag a midpoint to add a corner; tap a corner, then Remove corner, to remove it.";
