@@ -34,6 +34,11 @@ test("OwnTracks: create a token, scan the configuration QR code, post as the app
   const panel = page.getByTestId("connect-device");
   await expect(panel.getByRole("heading", { name: "Connect a device" })).toBeVisible();
   await expect(panel.getByTestId("device-server-url")).toHaveText(`${baseURL}/ingest/owntracks`);
+  // The suite's APP_URL is http://localhost: the panel says a phone cannot use it, and why.
+  const note = panel.getByTestId("phone-reach-note");
+  await expect(note).toContainText("A phone cannot use these URLs as they are.");
+  await expect(note).toContainText("which on a phone is the phone itself");
+  await expect(note).toContainText("OwnTracks and Overland need https");
   await panel.getByRole("button", { name: "Create a token for OwnTracks" }).click();
   const token = (await panel.getByTestId("new-device-token").textContent())!;
   expect(token).toMatch(/^fldev[A-Za-z0-9]{32}$/);
@@ -107,9 +112,19 @@ test("Overland and Traccar Client: their set-up links carry the endpoint and the
 
   await panel.getByText("Traccar Client", { exact: true }).click();
   await panel.getByRole("button", { name: "Create a token for Traccar Client" }).click();
-  const traccar = new URL(await readQr(page)); // the server URL with ?id=<token>, as Traccar Client's scanner reads it
-  expect(`${traccar.origin}${traccar.pathname}`).toBe(`${baseURL}/ingest/traccar`);
-  const ping = await request.post(`${traccar.href}&lat=52.51&lon=13.41&timestamp=${Math.floor(Date.now() / 1000)}&speed=10&batt=77`, { headers: { Connection: "close" } });
+  // The app's own scheme, which the camera and a tap on the phone open in Traccar Client: never the ingest URL itself,
+  // which a browser would GET without a position.
+  const qr = await readQr(page);
+  const traccar = new URL(qr);
+  expect(traccar.protocol).toBe("org.traccar.client:");
+  await expect(panel.getByRole("link", { name: "On this phone? Open the app with this link instead" })).toHaveAttribute("href", qr);
+  const serverUrl = traccar.searchParams.get("url")!;
+  expect(serverUrl).toBe(`${baseURL}/ingest/traccar`);
+  const deviceId = traccar.searchParams.get("id")!;
+  await expect(panel.getByTestId("new-device-token")).toHaveText(deviceId);
+  const ping = await request.post(`${serverUrl}?id=${deviceId}&lat=52.51&lon=13.41&timestamp=${Math.floor(Date.now() / 1000)}&speed=10&batt=77`, {
+    headers: { Connection: "close" },
+  });
   expect(ping.status()).toBe(200);
 
   const stored = (await api.get(`/trackables/${id}/locations?order=asc`)).body.data;

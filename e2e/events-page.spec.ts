@@ -137,9 +137,19 @@ test("screenshots of /events at 1280 and 390 px, with no sideways scrolling on a
 
   await page.goto("/events");
   await expect(page.getByTestId("event-row")).toHaveCount(3);
+  const filterToggle = page.getByRole("button", { name: /^Filters/ });
+  await expect(page.getByLabel("Trackable")).toBeVisible();
+  await expect(filterToggle).toBeHidden();
   await shot(page, "events-1280");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId("event-row")).toHaveCount(3);
+  // On a phone the filters fold behind one button, so the first screen shows events; the button opens them.
+  await expect(page.getByLabel("Trackable")).toBeHidden();
+  await expect(filterToggle).toHaveAttribute("aria-expanded", "false");
+  await expect(page.getByTestId("event-row").first()).toBeInViewport();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await shot(page, "events-390");
+  await filterToggle.click();
+  await expect(filterToggle).toHaveAttribute("aria-expanded", "true");
+  await expect(page.getByLabel("Trackable")).toBeVisible();
 });

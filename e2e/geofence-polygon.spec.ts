@@ -262,6 +262,21 @@ test("the geofence page shows who is inside now and the entry in its recent even
   await expect(page.getByTestId("geofence-item").filter({ hasText: fence.name })).toContainText("1 inside");
   // …and is back with the list, the van in the fence's row.
   await expect(page.locator(`[data-testid="occupancy-row"][data-geofence-id="${fence.id}"]`).getByTestId("occupant")).toContainText(trackableName);
+
+  // Deleting it says what follows, with the count the page knows: the van inside gets an exit, and it does.
+  await page.getByTestId("geofence-item").filter({ hasText: fence.name }).click();
+  await page.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByRole("dialog").getByTestId("delete-geofence-consequences")).toHaveText(
+    "The geofence and its assignments are removed. The 1 trackable inside it now gets a geofence.exit event with reason geofence_deleted, " +
+      "recorded and sent to the endpoints subscribed to geofence.exit. Its delivery history is kept.",
+  );
+  await page.getByRole("dialog").getByRole("button", { name: "Delete geofence" }).click();
+  await expect(page.getByTestId("geofence-item").filter({ hasText: fence.name })).toHaveCount(0);
+  const exits = async () =>
+    ((await api.get(`/events?trackableId=${van.id}`)).body.data as { type: string; geofenceId: string; reason: string }[])
+      .filter((e) => e.type === "geofence.exit")
+      .map((e) => [e.geofenceId, e.reason]);
+  await expect.poll(exits, { timeout: 15_000 }).toEqual([[fence.id, "geofence_deleted"]]);
   errors.expectNone();
 });
 
@@ -293,8 +308,9 @@ test("the map frames every fence in the list, keeps a selection's neighbours in 
     expect(await inView(stored.latitude, stored.longitude), `${g.name} is in view`).toBe(true);
   }
   // The big fence's name fits inside it and is drawn; the tiny fence's would cover it, so it is not (hover shows it).
-  const labels = page.locator(".leaflet-tooltip-pane");
-  await expect(labels.getByText(big.name)).toBeVisible();
+  // Fence names sit in their own pane under the fences and trackables (a name never hides a trackable's dot).
+  const labels = page.getByTestId("geofence-map");
+  await expect(labels.locator(".leaflet-fl-fence-labels-pane").getByText(big.name)).toBeVisible();
   await expect(labels.getByText(small.name)).toHaveCount(0);
   // The trackable is labelled at street level.
   await expect(labels.locator(".fl-trackable-label", { hasText: walker.name })).toBeVisible();
@@ -311,4 +327,82 @@ test("the map frames every fence in the list, keeps a selection's neighbours in 
     return out;
   }).toEqual([]);
   errors.expectNone();
+});
+
+test("drawing a polygon says why a corner or Finish is refused; a clicked corner can be removed with its button", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "polygon messages"));
+  const name = uniq("Explained yard");
+  await openEmptySpot(page);
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("radio", { name: "Polygon" }).check();
+  const map = page.getByTestId("geofence-map");
+  await expect(map).toHaveAttribute("data-drawing-shape", "polygon");
+  const { mid } = await mapView(page);
+  const px = (dx: number, dy: number) => ({ x: Math.round(mid.x + dx), y: Math.round(mid.y + dy) });
+  const message = page.getByTestId("polygon-message");
+
+  // Finish with two corners: the polygon stays open and the message next to the buttons says why.
+  for (const p of [px(-100, -60), px(100, -60)]) await page.mouse.click(p.x, p.y);
+  await page.getByRole("button", { name: "Finish" }).click();
+  await expect(message).toHaveText("A polygon needs at least 3 corners; only 2 are placed. Click (or tap) on the map to add corners.");
+  await expect(message).toHaveAttribute("role", "alert");
+  await expect(map).toHaveAttribute("data-drawing", "true");
+
+  // A corner whose side would cross the first side is not placed, and the message says so.
+  const third = px(100, 60);
+  await page.mouse.click(third.x, third.y);
+  await expect(message).toHaveCount(0);
+  const crossing = px(0, -120);
+  await page.mouse.click(crossing.x, crossing.y);
+  await expect(message).toHaveText("That corner was not added: the outline would cross itself there. Pick a point that keeps the sides apart.");
+  await shot(page, "geofence-polygon-refused-corner");
+  const fourth = px(-100, 60);
+  await page.mouse.click(fourth.x, fourth.y);
+  await expect(message).toHaveCount(0);
+  await page.getByRole("button", { name: "Finish" }).click();
+  await expect(map).toHaveAttribute("data-drawing", "false");
+  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 4 corners");
+
+  // With a mouse the hint names right-click; clicking a corner offers its own Remove button as well.
+  await expect(page.getByTestId("map-polygon-hint")).toContainText("right-click a corner");
+  await page.locator(".leaflet-container .marker-icon:not(.marker-icon-middle)").first().click();
+  await page.getByRole("button", { name: /^Remove corner \d$/ }).click();
+  await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 3 corners");
+  await page.locator(".leaflet-container .marker-icon:not(.marker-icon-middle)").first().click();
+  await page.getByRole("button", { name: /^Remove corner \d$/ }).click();
+  await expect(message).toHaveText("A polygon needs at least 3 corners: this one cannot be removed.");
+  await page.getByRole("button", { name: "Create geofence" }).click();
+  await expect(page.getByText("Geofence created.")).toBeVisible();
+  const id = new URL(page.url()).searchParams.get("geofence")!;
+  expect((await api.get(`/geofences/${id}`)).body.geometry.coordinates[0]).toHaveLength(4);
+  errors.expectNone();
+});
+
+test.describe("on a touch screen", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the polygon hint names the tap, and a tapped corner is removed with the Remove corner button", async ({ page, request }) => {
+    const errors = watchConsole(page);
+    const api = apiClient(request, await createApiKey(page, "polygon on touch"));
+    const [lon, lat] = [-5.7 + Math.random() * 0.02, -15.93 + Math.random() * 0.02];
+    const ring: Position[] = [[lon, lat], [lon + 0.004, lat], [lon + 0.004, lat + 0.003], [lon + 0.002, lat + 0.004], [lon, lat + 0.003], [lon, lat]];
+    const created = await api.post("/geofences", { name: uniq("Touch yard"), shape: "polygon", geometry: { type: "Polygon", coordinates: [ring] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const fence = created.body as { id: string };
+    await page.goto(`/geofences?geofence=${fence.id}`);
+    await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 5 corners");
+    await expect(page.getByTestId("polygon-note")).toContainText("tap a corner, then Remove corner");
+    await expect(page.getByTestId("polygon-note")).not.toContainText("right-click");
+    await expect(page.getByTestId("map-polygon-hint")).toContainText("tap a corner, then Remove corner");
+    await page.locator(".leaflet-container .marker-icon:not(.marker-icon-middle)").nth(3).tap();
+    await page.getByRole("button", { name: "Remove corner 4" }).tap();
+    await expect(page.getByTestId("polygon-note")).toContainText("A polygon of 4 corners");
+    await shot(page, "geofence-polygon-touch-390");
+    await page.getByRole("button", { name: "Save changes" }).tap();
+    await expect(page.getByText("Changes saved.")).toBeVisible();
+    const stored = (await api.get(`/geofences/${fence.id}`)).body.geometry.coordinates[0] as Position[];
+    expect(stored).toEqual([ring[0], ring[1], ring[2], ring[4], ring[0]]);
+    errors.expectNone();
+  });
 });

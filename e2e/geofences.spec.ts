@@ -144,6 +144,9 @@ test("create a geofence by typing, with errors next to the fields, then delete i
   await expect(page.getByLabel("Name")).toHaveValue(typedName);
 
   await page.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByRole("dialog").getByTestId("delete-geofence-consequences")).toContainText(
+    "No trackable is inside it now; any that is inside when it is deleted gets a geofence.exit event with reason geofence_deleted",
+  );
   await page.getByRole("dialog").getByRole("button", { name: "Delete geofence" }).click();
   // Back on the list (the delete has answered: the form closes), without the deleted geofence.
   await expect(page.getByRole("button", { name: "← All geofences" })).toHaveCount(0);
@@ -163,6 +166,10 @@ test("set a webhook with a secret and send a signed test delivery", async ({ pag
     await expect(page.getByLabel("Name")).toHaveValue(hookedName);
     await page.getByRole("radio", { name: "Webhook" }).check();
     await page.getByLabel("Webhook URL").fill(receiver.url);
+    // The webhook gets every event of the fence, dwells included, and its help says so.
+    await expect(page.locator("#gf-url-hint")).toHaveText(
+      "Receives this geofence's geofence.entry, geofence.exit and geofence.dwell events (dwell once “Dwell after” is set) as signed JSON POSTs.",
+    );
     await expect(page.getByTestId("gf-secret-status")).toHaveText("Not set");
     await page.getByRole("button", { name: "Set a secret" }).click();
     await page.getByLabel("New signing secret").fill(SECRET);

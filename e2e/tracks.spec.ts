@@ -150,6 +150,10 @@ test("entry and exit points are marked on the track after crossing a fence; fenc
   await expect(map.locator(".leaflet-tooltip").filter({ hasText: "Entered Depot" })).toBeVisible();
   // Both fences that apply to the trackable are drawn: the circle and the polygon.
   await expect(map.locator("path.fl-fence")).toHaveCount(2);
+  // The track's card ends under its playback controls: it is not stretched to the side panels' height.
+  const card = (await page.getByRole("region", { name: "Track", exact: true }).boundingBox())!;
+  const controls = (await page.getByRole("button", { name: "Play" }).boundingBox())!;
+  expect(card.y + card.height - (controls.y + controls.height), "white space under the track's playback controls").toBeLessThan(60);
   await shot(page, "tracks-trackable-1280");
 
   await page.setViewportSize({ width: 390, height: 844 });

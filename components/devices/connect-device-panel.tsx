@@ -11,9 +11,11 @@ import { createDeviceTokenAction, revokeDeviceTokenAction } from "@/lib/devices/
 import type { CreatedDeviceToken, DeviceToken } from "@/lib/devices/schemas";
 import {
   gpsloggerUrl,
+  HTTPS_ONLY_APPS,
   ingestUrl,
   osmandUrl,
   OWNTRACKS_USERNAME,
+  phoneReach,
   setupLink,
   SETUP_APPS,
   type SetupApp,
@@ -74,6 +76,32 @@ function Steps({ app, appUrl, token }: { app: SetupApp; appUrl: string; token: s
   );
 }
 
+/** Why the URLs below will not work from a phone, when APP_URL is this machine's loopback name or plain http. */
+function PhoneReachNote({ appUrl, app }: { appUrl: string; app: SetupApp }) {
+  const reach = phoneReach(appUrl);
+  if (!reach) return null;
+  const needsHttps = reach.plainHttp && HTTPS_ONLY_APPS.includes(app);
+  return (
+    <div className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset" data-testid="phone-reach-note">
+      <p className="font-medium">A phone cannot use these URLs as they are.</p>
+      <ul className="mt-1 list-disc space-y-1 pl-4">
+        {reach.loopback ? (
+          <li>
+            They point at <code className={code}>{new URL(appUrl).host}</code>, which on a phone is the phone itself. Set APP_URL to this
+            server&apos;s address on your network (e.g. http://192.168.1.20:3000) or to a public https URL, and restart.
+          </li>
+        ) : null}
+        {reach.plainHttp ? (
+          <li className={needsHttps ? "font-medium" : undefined}>
+            They use plain http. OwnTracks and Overland need https: give APP_URL a public https URL (e.g. behind a reverse
+            proxy with a certificate). Traccar Client, GPSLogger and OsmAnd also work over http on your network.
+          </li>
+        ) : null}
+      </ul>
+    </div>
+  );
+}
+
 /** The set-up link as a QR code (a PNG data URL) for the phone's camera or the app's scanner. */
 function SetupQr({ link, label }: { link: string; label: string }) {
   const [src, setSrc] = useState<string | null>(null);
@@ -94,7 +122,7 @@ function SetupQr({ link, label }: { link: string; label: string }) {
       )}
       <figcaption className="text-center text-xs text-slate-600">{label}</figcaption>
       <a href={link} className="text-xs font-medium text-indigo-600 hover:text-indigo-500">
-        On this phone? Open the link instead
+        On this phone? Open the app with this link instead
       </a>
     </figure>
   );
@@ -103,7 +131,8 @@ function SetupQr({ link, label }: { link: string; label: string }) {
 const QR_LABEL: Partial<Record<SetupApp, string>> = {
   owntracks: "Scan with the camera: OwnTracks opens and imports HTTP mode, the URL and the credentials",
   overland: "Scan with the camera: Overland opens and saves the endpoint and the token",
-  "traccar-client": "Scan in Traccar Client (Settings → QR code): it sets the server URL and the device identifier",
+  "traccar-client":
+    "Scan with the camera or in Traccar Client (Settings → QR code): it sets the server URL and the device identifier (Traccar Client 9.6 or later)",
 };
 
 export function ConnectDevicePanel({
@@ -189,6 +218,7 @@ export function ConnectDevicePanel({
         <Field id="device-server-url" label="Server URL" hint="Where the app posts: this server's APP_URL.">
           <Value label="Server URL" value={ingestUrl(appUrl, app)} testId="device-server-url" />
         </Field>
+        <PhoneReachNote appUrl={appUrl} app={app} />
       </div>
 
       {token ? (

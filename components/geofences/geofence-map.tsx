@@ -1,8 +1,7 @@
 "use client";
 // The geofence editor's map: every geofence (circle or polygon) with its name when it is large enough on screen,
-// trackables as labelled dots, and the shape being edited. A circle has a centre handle (move) and an edge handle
-// (resize); in circle drawing mode a press sets the centre and the drag sets the radius. Polygons are drawn and their
-// vertices edited with Leaflet-Geoman. Import through ./index (client-only, no SSR).
+// trackables as labelled dots, and the shape being edited (./circle-tools, ./polygon-tools) with its controls and
+// messages. Import through ./index (client-only, no SSR).
 import L from "leaflet";
 // Geoman extends the global L that Leaflet sets (window.L): it must be imported after leaflet. Its stylesheet and ours
 // are bundled CSS files (the CSP allows this origin's stylesheets).
@@ -10,10 +9,12 @@ import "@geoman-io/leaflet-geoman-free";
 import "@geoman-io/leaflet-geoman-free/dist/leaflet-geoman.css";
 import "./geofence-map.css";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Circle, CircleMarker, Marker, Polygon, Tooltip, useMap } from "react-leaflet";
+import { Circle, CircleMarker, Polygon, Tooltip, useMap } from "react-leaflet";
 import BaseMap from "@/components/map/base-map";
 import type { MapConfig } from "@/lib/config/map";
-import { MAX_RADIUS_M } from "@/lib/geofences/limits";
+import { DraftShape, DrawTool } from "./circle-tools";
+import { MapOverlay } from "./map-overlay";
+import { DraftPolygon, PolygonDrawTool, toLatLngs, type Corner } from "./polygon-tools";
 
 export interface Shape {
   latitude: number;
@@ -61,39 +62,8 @@ export interface GeofenceMapProps {
   onDrawCancel(): void;
 }
 
-const INDIGO = "#4f46e5";
-// Leaflet's own Earth radius (L.CRS.Earth.R): distances here match the circles Leaflet draws.
-const EARTH_R = 6_371_000;
 const DEFAULT_CENTER: L.LatLngTuple = [52.52, 13.405];
-const DEFAULT_RADIUS_M = 100;
 const TRACKABLE_LABEL_MIN_ZOOM = 12;
-
-const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
-const metres = (n: number) => Math.max(1, Math.round(n));
-const toLatLngs = (rings: Rings): L.LatLngTuple[][] => rings.map((ring) => ring.map(([lon, lat]) => [lat, lon] as L.LatLngTuple));
-
-/** The point `radius` metres due east of the centre: where the resize handle sits. */
-function eastOf(s: Shape): L.LatLngTuple {
-  const dLon = (s.radius / (EARTH_R * Math.cos((s.latitude * Math.PI) / 180))) * (180 / Math.PI);
-  return [s.latitude, s.longitude + dLon];
-}
-
-function shapeAt(center: L.LatLng, radius: number): Shape {
-  const c = center.wrap();
-  return { latitude: round6(c.lat), longitude: round6(c.lng), radius: Math.min(MAX_RADIUS_M, metres(radius)) };
-}
-
-function handleIcon(kind: "move" | "resize"): L.DivIcon {
-  const size = 16;
-  const cursor = kind === "move" ? "move" : "ew-resize";
-  const shape = kind === "move" ? "border-radius:9999px" : "border-radius:3px";
-  return L.divIcon({
-    className: "fl-marker",
-    html: `<span style="display:block;width:${size}px;height:${size}px;${shape};background:#fff;border:3px solid ${INDIGO};box-shadow:0 1px 4px rgb(0 0 0 / .35);cursor:${cursor}"></span>`,
-    iconSize: [size, size],
-    iconAnchor: [size / 2, size / 2],
-  });
-}
 
 /** A geofence's bounding box: a circle's square, a polygon's outer ring. */
 function boundsOf(g: { latitude: number; longitude: number; radius: number; rings: Rings | null }): L.LatLngBounds {
@@ -124,14 +94,11 @@ export default function GeofenceMap(props: GeofenceMapProps) {
   const [initial] = useState(() => initialView(geofences, trackables, selectedId));
   const bounds = useMemo(() => new Map(geofences.map((g) => [g.id, boundsOf(g)])), [geofences]);
 
-  const finishPolygon = () => {
-    const tool = map?.pm.Draw.Polygon as unknown as { _finishShape?: () => void } | undefined;
-    tool?._finishShape?.();
-  };
-  const undoVertex = () => {
-    const tool = map?.pm.Draw.Polygon as unknown as { _removeLastVertex?: () => void } | undefined;
-    tool?._removeLastVertex?.();
-  };
+  // What the polygon tools have to say (a refused corner, Finish too early), and the corner a click or tap selected.
+  const [message, setMessage] = useState<string | null>(null);
+  const [corner, setCorner] = useState<Corner | null>(null);
+  const draftKey = draft?.kind === "polygon" ? JSON.stringify(draft.rings) : null;
+  useEffect(() => setCorner(null), [draftKey, drawing]);
 
   return (
     <div
@@ -144,6 +111,7 @@ export default function GeofenceMap(props: GeofenceMapProps) {
       data-drawing-shape={drawing ?? undefined}
     >
       <BaseMap config={config} label="Geofence map" className="h-full w-full" ref={setMap} {...initial}>
+        <FenceLabelPane />
         <ViewReporter onView={setView} />
         <Framer draft={draft} focusKey={props.focusKey} overviewKey={props.overviewKey} geofences={geofences} bounds={bounds} selectedId={selectedId} trackables={trackables} />
         {trackables.map((t) => {
@@ -177,7 +145,7 @@ export default function GeofenceMap(props: GeofenceMapProps) {
             // fence (or its neighbours); otherwise it shows on hover.
             const permanent = zoom !== null && labelFits(g.name, pixelSize(bounds.get(g.id)!, zoom));
             const label = (
-              <Tooltip key={permanent ? "permanent" : "hover"} permanent={permanent} direction="center" className="fl-fence-label">
+              <Tooltip key={permanent ? "permanent" : "hover"} permanent={permanent} direction="center" className="fl-fence-label" pane={FENCE_LABEL_PANE}>
                 {g.name}
               </Tooltip>
             );
@@ -192,49 +160,39 @@ export default function GeofenceMap(props: GeofenceMapProps) {
             );
           })}
         {draft?.kind === "circle" ? <DraftShape draft={draft} drawing={drawing === "circle"} onChange={props.onDraftChange} /> : null}
-        {draft?.kind === "polygon" && drawing !== "polygon" ? <DraftPolygon rings={draft.rings} editable={drawing === null} onChange={props.onPolygonChange} /> : null}
+        {draft?.kind === "polygon" && drawing !== "polygon" ? (
+          <DraftPolygon rings={draft.rings} editable={drawing === null} onChange={props.onPolygonChange} onSelectCorner={setCorner} onMessage={setMessage} />
+        ) : null}
         <DrawTool active={drawing === "circle"} onDraw={props.onDraftChange} onEnd={props.onDrawEnd} onCancel={props.onDrawCancel} />
-        <PolygonDrawTool active={drawing === "polygon"} onCreate={props.onPolygonChange} onEnd={props.onDrawEnd} onCancel={props.onDrawCancel} />
+        <PolygonDrawTool active={drawing === "polygon"} onCreate={props.onPolygonChange} onEnd={props.onDrawEnd} onCancel={props.onDrawCancel} onMessage={setMessage} />
       </BaseMap>
-      {drawing === "circle" ? (
-        <div className="pointer-events-none absolute top-3 right-3 left-14 z-[1000] flex justify-center">
-          <p className="rounded-full bg-slate-900/85 px-4 py-1.5 text-center text-xs font-medium text-white shadow" role="status">
-            {draft?.kind === "circle"
-              ? `Radius ${Math.round(draft.radius).toLocaleString("en-GB")} m${draft.radius >= MAX_RADIUS_M ? " (the maximum)" : ""} — release to finish`
-              : "Press on the map for the centre, drag out the radius · Esc cancels"}
-          </p>
-        </div>
-      ) : drawing === "polygon" ? (
-        <>
-          <div className="pointer-events-none absolute top-3 right-3 left-14 z-[1000] flex justify-center">
-            <p className="rounded-full bg-slate-900/85 px-4 py-1.5 text-center text-xs font-medium text-white shadow" role="status">
-              Click each corner · click the first corner or Finish to close · Esc cancels
-            </p>
-          </div>
-          <div className="absolute right-3 bottom-3 z-[1000] flex gap-2">
-            <button type="button" onClick={undoVertex} className="rounded-md bg-white px-3 py-1.5 text-xs font-medium text-slate-800 shadow ring-1 ring-slate-300 hover:bg-slate-50">
-              Undo corner
-            </button>
-            <button type="button" onClick={finishPolygon} className="rounded-md bg-indigo-600 px-3 py-1.5 text-xs font-semibold text-white shadow hover:bg-indigo-500">
-              Finish
-            </button>
-          </div>
-        </>
-      ) : draft?.kind === "circle" ? (
-        <div className="pointer-events-none absolute bottom-3 left-3 z-[1000]">
-          <p className="rounded-md bg-white/95 px-2.5 py-1 text-xs font-medium text-slate-800 shadow ring-1 ring-slate-200" data-testid="map-radius">
-            Radius {Math.round(draft.radius).toLocaleString("en-GB")} m
-          </p>
-        </div>
-      ) : draft?.kind === "polygon" ? (
-        <div className="pointer-events-none absolute bottom-3 left-3 z-[1000] max-w-[70%]">
-          <p className="rounded-md bg-white/95 px-2.5 py-1 text-xs font-medium text-slate-800 shadow ring-1 ring-slate-200" data-testid="map-polygon-hint">
-            Drag a corner to move it · drag a midpoint to add one
-          </p>
-        </div>
-      ) : null}
+      <MapOverlay
+        map={map}
+        draft={draft}
+        drawing={drawing}
+        message={message}
+        onMessage={setMessage}
+        corner={corner}
+        onCorner={setCorner}
+        onPolygonChange={props.onPolygonChange}
+      />
     </div>
   );
+}
+
+/**
+ * Fence names go in a pane under the fences and trackables (Leaflet's overlay pane is at 400, tooltips at 650): a name
+ * at a fence's centre never hides a trackable's dot there, and trackables' own labels stay on top.
+ */
+const FENCE_LABEL_PANE = "fl-fence-labels";
+function FenceLabelPane() {
+  const map = useMap();
+  if (!map.getPane(FENCE_LABEL_PANE)) {
+    const pane = map.createPane(FENCE_LABEL_PANE);
+    pane.style.zIndex = "350";
+    pane.style.pointerEvents = "none";
+  }
+  return null;
 }
 
 function initialView(geofences: MapGeofence[], trackables: MapTrackable[], selectedId: string | null) {
@@ -325,226 +283,3 @@ function Framer({
   return null;
 }
 
-/**
- * A polygon being edited: Geoman's vertex handles on an imperatively managed Leaflet polygon (holes included, drawn as
- * holes). Every finished edit reports the rings as GeoJSON; rings coming back from the form unchanged do not rebuild
- * the layer (which would drop the handle being dragged).
- */
-function DraftPolygon({ rings, editable, onChange }: { rings: Rings; editable: boolean; onChange: (rings: Rings) => void }) {
-  const map = useMap();
-  const layerRef = useRef<L.Polygon | null>(null);
-  const emitted = useRef<string | null>(null);
-  const onChangeRef = useRef(onChange);
-  useEffect(() => {
-    onChangeRef.current = onChange;
-  });
-  const key = JSON.stringify(rings);
-
-  useEffect(() => {
-    const layer = L.polygon([], { color: INDIGO, weight: 2.5, fillColor: INDIGO, fillOpacity: 0.18 });
-    layer.addTo(map);
-    layerRef.current = layer;
-    const changed = () => {
-      const geometry = layer.toGeoJSON(6).geometry as { type: "Polygon"; coordinates: Rings };
-      emitted.current = JSON.stringify(geometry.coordinates);
-      onChangeRef.current(geometry.coordinates);
-    };
-    layer.on("pm:edit", changed);
-    return () => {
-      layer.off("pm:edit", changed);
-      layer.pm.disable();
-      layer.remove();
-      layerRef.current = null;
-      emitted.current = null;
-    };
-  }, [map]);
-
-  useEffect(() => {
-    const layer = layerRef.current;
-    if (!layer) return;
-    if (key !== emitted.current) {
-      layer.pm.disable();
-      layer.setLatLngs(toLatLngs(JSON.parse(key) as Rings));
-      emitted.current = null;
-    }
-    if (editable && !layer.pm.enabled()) {
-      layer.pm.enable({ allowSelfIntersection: false, snappable: false, removeLayerBelowMinVertexCount: false, draggable: false });
-    } else if (!editable && layer.pm.enabled()) layer.pm.disable();
-  }, [key, editable]);
-  return null;
-}
-
-/** Geoman's polygon drawing: click each vertex, close on the first one (or Finish / Enter); Esc cancels. */
-function PolygonDrawTool({ active, onCreate, onEnd, onCancel }: { active: boolean; onCreate: (r: Rings) => void; onEnd: () => void; onCancel: () => void }) {
-  const map = useMap();
-  const callbacks = useRef({ onCreate, onEnd, onCancel });
-  useEffect(() => {
-    callbacks.current = { onCreate, onEnd, onCancel };
-  });
-  useEffect(() => {
-    if (!active) return;
-    map.pm.setGlobalOptions({ finishOnEnter: true });
-    map.doubleClickZoom.disable();
-    map.pm.enableDraw("Polygon", {
-      snappable: false,
-      allowSelfIntersection: false,
-      tooltips: false,
-      templineStyle: { color: INDIGO },
-      hintlineStyle: { color: INDIGO, dashArray: "5 5" },
-      pathOptions: { color: INDIGO, fillColor: INDIGO, fillOpacity: 0.18 },
-    });
-    const created = (e: { layer: L.Layer }) => {
-      const layer = e.layer as L.Polygon;
-      const geometry = layer.toGeoJSON(6).geometry as { type: "Polygon"; coordinates: Rings };
-      layer.remove(); // the draft polygon takes over
-      callbacks.current.onCreate(geometry.coordinates);
-      callbacks.current.onEnd();
-    };
-    const key = (e: KeyboardEvent) => {
-      if (e.key === "Escape") callbacks.current.onCancel();
-    };
-    map.on("pm:create", created);
-    document.addEventListener("keydown", key);
-    return () => {
-      map.off("pm:create", created);
-      document.removeEventListener("keydown", key);
-      map.pm.disableDraw();
-      map.doubleClickZoom.enable();
-    };
-  }, [active, map]);
-  return null;
-}
-
-function DraftShape({ draft, drawing, onChange }: { draft: Shape; drawing: boolean; onChange: (s: Shape) => void }) {
-  const map = useMap();
-  const moveIcon = useMemo(() => handleIcon("move"), []);
-  const resizeIcon = useMemo(() => handleIcon("resize"), []);
-  // While the edge handle is dragged it stays where the pointer puts it; afterwards it snaps back due east.
-  const [edgeDrag, setEdgeDrag] = useState<L.LatLng | null>(null);
-  const center: L.LatLngTuple = [draft.latitude, draft.longitude];
-  return (
-    <>
-      <Circle
-        center={center}
-        radius={draft.radius}
-        interactive={false}
-        pathOptions={{ color: INDIGO, weight: 2.5, fillColor: INDIGO, fillOpacity: 0.18, dashArray: drawing ? "6 6" : undefined }}
-      />
-      {drawing ? null : (
-        <>
-          <Marker
-            position={center}
-            icon={moveIcon}
-            draggable
-            keyboard={false}
-            title="Drag to move the geofence"
-            eventHandlers={{
-              drag: (e) => onChange({ ...shapeAt((e.target as L.Marker).getLatLng(), draft.radius) }),
-            }}
-          />
-          <Marker
-            position={edgeDrag ?? eastOf(draft)}
-            icon={resizeIcon}
-            draggable
-            keyboard={false}
-            title="Drag to resize the geofence"
-            eventHandlers={{
-              drag: (e) => {
-                const at = (e.target as L.Marker).getLatLng();
-                setEdgeDrag(at);
-                onChange({ latitude: draft.latitude, longitude: draft.longitude, radius: metres(map.distance(center, at)) });
-              },
-              dragend: () => setEdgeDrag(null),
-            }}
-          />
-        </>
-      )}
-    </>
-  );
-}
-
-/**
- * Press for the centre, drag for the radius, release to finish; the map does not pan meanwhile. Mouse through
- * Leaflet's map events; one-finger touch through the container's touch events (Leaflet has no map touch events).
- */
-function DrawTool({ active, onDraw, onEnd, onCancel }: { active: boolean; onDraw: (s: Shape) => void; onEnd: () => void; onCancel: () => void }) {
-  const map = useMap();
-  const callbacks = useRef({ onDraw, onEnd, onCancel });
-  callbacks.current = { onDraw, onEnd, onCancel };
-  useEffect(() => {
-    if (!active) return;
-    let start: L.LatLng | null = null;
-    const container = map.getContainer();
-    map.dragging.disable();
-    map.doubleClickZoom.disable();
-    map.boxZoom.disable();
-    container.style.cursor = "crosshair";
-
-    const begin = (at: L.LatLng) => {
-      start = at;
-      callbacks.current.onDraw(shapeAt(at, 1));
-    };
-    const stretch = (to: L.LatLng) => {
-      if (start) callbacks.current.onDraw(shapeAt(start, map.distance(start, to)));
-    };
-    const finish = (to: L.LatLng) => {
-      if (!start) return;
-      const r = map.distance(start, to);
-      callbacks.current.onDraw(shapeAt(start, r < 1 ? DEFAULT_RADIUS_M : r));
-      start = null;
-      callbacks.current.onEnd();
-    };
-
-    const down = (e: L.LeafletMouseEvent) => {
-      if (e.originalEvent.button === 0) begin(e.latlng);
-    };
-    const move = (e: L.LeafletMouseEvent) => stretch(e.latlng);
-    // On the document, so a release outside the map still finishes the circle.
-    const up = (e: MouseEvent) => finish(map.mouseEventToLatLng(e));
-
-    const touchAt = (t: Touch) => {
-      const rect = container.getBoundingClientRect();
-      return map.containerPointToLatLng([t.clientX - rect.left - container.clientLeft, t.clientY - rect.top - container.clientTop]);
-    };
-    const onControl = (e: Event) => e.target instanceof Element && e.target.closest(".leaflet-control") !== null;
-    const touchStart = (e: TouchEvent) => {
-      if (e.touches.length !== 1 || onControl(e)) return;
-      e.preventDefault(); // no emulated mouse events, no scrolling
-      begin(touchAt(e.touches[0]!));
-    };
-    const touchMove = (e: TouchEvent) => {
-      if (!start || e.touches.length !== 1) return;
-      e.preventDefault();
-      stretch(touchAt(e.touches[0]!));
-    };
-    const touchEnd = (e: TouchEvent) => {
-      const t = e.changedTouches[0];
-      if (start && t) finish(touchAt(t));
-    };
-
-    const key = (e: KeyboardEvent) => {
-      if (e.key === "Escape") callbacks.current.onCancel();
-    };
-    map.on("mousedown", down);
-    map.on("mousemove", move);
-    document.addEventListener("mouseup", up);
-    container.addEventListener("touchstart", touchStart, { passive: false });
-    container.addEventListener("touchmove", touchMove, { passive: false });
-    container.addEventListener("touchend", touchEnd);
-    document.addEventListener("keydown", key);
-    return () => {
-      map.off("mousedown", down);
-      map.off("mousemove", move);
-      document.removeEventListener("mouseup", up);
-      container.removeEventListener("touchstart", touchStart);
-      container.removeEventListener("touchmove", touchMove);
-      container.removeEventListener("touchend", touchEnd);
-      document.removeEventListener("keydown", key);
-      map.dragging.enable();
-      map.doubleClickZoom.enable();
-      map.boxZoom.enable();
-      container.style.cursor = "";
-    };
-  }, [active, map]);
-  return null;
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromUnixTime, parseIsoTime } from "./formats/common";
-import { gpsloggerUrl, ingestUrl, osmandUrl, overlandSetupLink, owntracksConfigLink, traccarClientLink } from "./setup";
+import { gpsloggerUrl, ingestUrl, osmandUrl, overlandSetupLink, owntracksConfigLink, phoneReach, traccarClientLink } from "./setup";
 
 const TOKEN = "fldevAbCdEfGhIjKlMnOpQrStUvWxYz012345";
 
@@ -24,13 +24,26 @@ describe("set-up links", () => {
   it("Overland, Traccar Client, GPSLogger and OsmAnd", () => {
     const app = "https://track.example.com";
     expect(overlandSetupLink(app, TOKEN)).toBe(`overland://setup?url=https%3A%2F%2Ftrack.example.com%2Fingest%2Foverland&token=${TOKEN}`);
+    // Traccar Client's own scheme: a link to the ingest URL itself would open the browser on a request it refuses.
     const traccar = new URL(traccarClientLink(app, TOKEN));
-    expect(`${traccar.origin}${traccar.pathname}`).toBe(ingestUrl(app, "traccar-client"));
+    expect(traccar.protocol).toBe("org.traccar.client:");
+    expect(traccar.searchParams.get("url")).toBe(ingestUrl(app, "traccar-client"));
     expect(traccar.searchParams.get("id")).toBe(TOKEN);
     expect(gpsloggerUrl(app, TOKEN)).toBe(
       `https://track.example.com/ingest/traccar?id=${TOKEN}&lat=%LAT&lon=%LON&timestamp=%TIMESTAMP&altitude=%ALT&accuracy=%ACC&bearing=%DIR&batt=%BATT`,
     );
     expect(osmandUrl(app, TOKEN)).toContain("/ingest/traccar?id=");
+  });
+});
+
+describe("whether a phone can use APP_URL", () => {
+  it("names a loopback host and plain http; a public https URL is fine", () => {
+    expect(phoneReach("http://localhost:3000")).toEqual({ loopback: true, plainHttp: true });
+    expect(phoneReach("https://127.0.0.1")).toEqual({ loopback: true, plainHttp: false });
+    expect(phoneReach("http://[::1]:3000")).toEqual({ loopback: true, plainHttp: true });
+    expect(phoneReach("http://0.0.0.0:3000")).toEqual({ loopback: true, plainHttp: true });
+    expect(phoneReach("http://192.168.1.20:3000")).toEqual({ loopback: false, plainHttp: true });
+    expect(phoneReach("https://track.example.com")).toBeNull();
   });
 });
 

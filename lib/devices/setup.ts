@@ -47,10 +47,12 @@ export const overlandSetupLink = (appUrl: string, token: string): string =>
   `overland://setup?url=${encodeURIComponent(ingestUrl(appUrl, "overland"))}&token=${encodeURIComponent(token)}`;
 
 /**
- * Traccar Client 9's QR code: an http(s) URL whose origin and path become the server URL and whose `id` the device
- * identifier (traccar-client lib/configuration_service.dart, applyUri).
+ * Traccar Client's set-up link (traccar-client lib/configuration_service.dart, applyUri, since 9.6): its own
+ * org.traccar.client scheme opens the app from the camera or a tap on the phone, and its QR scanner reads it too; `url`
+ * becomes the server URL and `id` the device identifier. (An http(s) link would open the browser on the ingest URL.)
  */
-export const traccarClientLink = (appUrl: string, token: string): string => `${ingestUrl(appUrl, "traccar-client")}?id=${token}`;
+export const traccarClientLink = (appUrl: string, token: string): string =>
+  `org.traccar.client://setup?url=${encodeURIComponent(ingestUrl(appUrl, "traccar-client"))}&id=${encodeURIComponent(token)}`;
 
 /** The link to encode in a QR code for the app, or null when the app has no scannable set-up. */
 export function setupLink(app: SetupApp, appUrl: string, token: string): string | null {
@@ -70,6 +72,26 @@ export const gpsloggerUrl = (appUrl: string, token: string): string =>
 /** OsmAnd's online tracking web address ({0} lat, {1} lon, {2} time in ms, {4} altitude); its speed is not in knots either. */
 export const osmandUrl = (appUrl: string, token: string): string =>
   `${ingestUrl(appUrl, "osmand")}?id=${token}&lat={0}&lon={1}&timestamp={2}&altitude={4}`;
+
+/** Apps whose iOS versions refuse a plain-http server URL (App Transport Security). */
+export const HTTPS_ONLY_APPS: readonly SetupApp[] = ["owntracks", "overland"];
+
+/**
+ * What keeps a phone from using APP_URL as it is: a loopback or unspecified host (on the phone that is the phone
+ * itself), or plain http (which OwnTracks and Overland refuse). Null when neither applies.
+ */
+export function phoneReach(appUrl: string): { loopback: boolean; plainHttp: boolean } | null {
+  let url: URL;
+  try {
+    url = new URL(appUrl);
+  } catch {
+    return null;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const loopback = host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "::1" || host === "0.0.0.0" || host === "::";
+  const plainHttp = url.protocol === "http:";
+  return loopback || plainHttp ? { loopback, plainHttp } : null;
+}
 
 /** How the dashboard names a Location.source. */
 export const SOURCE_LABELS: Record<"api" | "owntracks" | "traccar" | "overland", string> = {

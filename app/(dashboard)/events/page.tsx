@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { CollapsibleFilters } from "@/components/events/collapsible-filters";
 import { EventFilters, EVENT_TYPE_LABELS } from "@/components/events/event-filters";
 import { LiveRefresh } from "@/components/live/live-refresh";
 import { describeEvent } from "@/components/trackables/event-timeline";
@@ -59,7 +60,9 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
         actions={!cursor ? <LiveRefresh scope="events" since={since} /> : undefined}
       />
       <Card className="mb-4 p-4">
-        <EventFilters values={filters} trackables={trackables} geofences={geofences} />
+        <CollapsibleFilters active={Object.values(filters).filter(Boolean).length}>
+          <EventFilters values={filters} trackables={trackables} geofences={geofences} />
+        </CollapsibleFilters>
       </Card>
       {problem ? (
         <div className="mb-4">

@@ -123,90 +123,92 @@ export default async function TrackablePage({ params, searchParams }: Props) {
         </header>
       </div>
 
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        {!latest ? (
-          <Card aria-labelledby="no-positions-heading" className="p-5 lg:col-span-2">
-            <h2 id="no-positions-heading" className="text-base font-semibold text-slate-900">
-              No positions yet
-            </h2>
-            <p className="mt-1 mb-4 text-sm text-slate-600">Post a first position and its track appears here.</p>
-            <FirstLocationHelp appUrl={env().APP_URL} trackableId={trackable.id} trackableName={trackable.name} />
-          </Card>
-        ) : (
-          <Card aria-labelledby="track-heading" className="p-4 sm:p-5 lg:col-span-2">
-            <div className="mb-3 flex flex-col gap-3">
-              <div className="flex flex-wrap items-baseline justify-between gap-2">
-                <h2 id="track-heading" className="text-base font-semibold text-slate-900">
-                  Track
-                </h2>
-                <p className="text-sm text-slate-600" data-testid="track-point-count">
-                  {track.points.length === 1 ? "1 point" : `${track.points.length.toLocaleString("en")} points`}{" "}
-                  <span className="text-slate-500">
-                    · <Time value={range.from} /> – {range.to ? <Time value={range.to} /> : "now"}
-                  </span>
-                </p>
+      {/* Each column as tall as its own content: the track's card never stretches to the side panels' height. */}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3 lg:items-start">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
+          {!latest ? (
+            <Card aria-labelledby="no-positions-heading" className="p-5">
+              <h2 id="no-positions-heading" className="text-base font-semibold text-slate-900">
+                No positions yet
+              </h2>
+              <p className="mt-1 mb-4 text-sm text-slate-600">Post a first position and its track appears here.</p>
+              <FirstLocationHelp appUrl={env().APP_URL} trackableId={trackable.id} trackableName={trackable.name} />
+            </Card>
+          ) : (
+            <Card aria-labelledby="track-heading" className="p-4 sm:p-5">
+              <div className="mb-3 flex flex-col gap-3">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <h2 id="track-heading" className="text-base font-semibold text-slate-900">
+                    Track
+                  </h2>
+                  <p className="text-sm text-slate-600" data-testid="track-point-count">
+                    {track.points.length === 1 ? "1 point" : `${track.points.length.toLocaleString("en")} points`}{" "}
+                    <span className="text-slate-500">
+                      · <Time value={range.from} /> – {range.to ? <Time value={range.to} /> : "now"}
+                    </span>
+                  </p>
+                </div>
+                <RangePicker basePath={basePath} range={range} />
+                {track.points.length > 0 ? <ExportForm trackableId={trackable.id} range={range} /> : null}
+                {drawn.length < track.points.length ? (
+                  <p className="text-xs text-slate-500" data-testid="track-simplified">
+                    The map draws {drawn.length.toLocaleString("en")} of the {track.points.length.toLocaleString("en")} points (simplified
+                    for drawing); the table and the download hold every point.
+                  </p>
+                ) : null}
+                {track.truncated ? (
+                  <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200 ring-inset" role="status">
+                    Showing the latest {MAX_TRACK_POINTS.toLocaleString("en")} points of this range; narrow the range to see older ones.
+                  </p>
+                ) : null}
+                {track.points.length === 0 ? (
+                  <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" role="status">
+                    No positions in this range. The map shows the latest one, from <Time value={latest.timestamp} relative />.
+                  </p>
+                ) : null}
               </div>
-              <RangePicker basePath={basePath} range={range} />
-              {track.points.length > 0 ? <ExportForm trackableId={trackable.id} range={range} /> : null}
-              {drawn.length < track.points.length ? (
-                <p className="text-xs text-slate-500" data-testid="track-simplified">
-                  The map draws {drawn.length.toLocaleString("en")} of the {track.points.length.toLocaleString("en")} points (simplified
-                  for drawing); the table and the download hold every point.
-                </p>
-              ) : null}
-              {track.truncated ? (
-                <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200 ring-inset" role="status">
-                  Showing the latest {MAX_TRACK_POINTS.toLocaleString("en")} points of this range; narrow the range to see older ones.
-                </p>
-              ) : null}
-              {track.points.length === 0 ? (
-                <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" role="status">
-                  No positions in this range. The map shows the latest one, from <Time value={latest.timestamp} relative />.
-                </p>
-              ) : null}
-            </div>
-            <div data-testid="track-map" data-point-count={track.points.length} data-drawn-count={drawn.length}>
-              <TrackMap
-                key={`${range.preset}:${range.fromInput}:${range.toInput}`}
-                config={mapConfig()}
-                className="h-80 w-full sm:h-[28rem]"
-                // The live colour only when the highlighted point is the trackable's newest, not an old range's end.
-                online={status.status === "online" && marker?.id === latest.id}
-                points={drawn.map((p) => ({ latitude: p.latitude, longitude: p.longitude, at: p.timestamp }))}
-                fences={trackFences.map((g) => ({
-                  id: g.id,
-                  name: g.name,
-                  latitude: g.latitude,
-                  longitude: g.longitude,
-                  radius: g.radius,
-                  rings: g.geometry?.coordinates ?? null,
-                }))}
-                transitions={transitions.map((t) => ({
-                  id: t.id,
-                  type: t.type,
-                  fenceName: geofenceNames.get(t.geofenceId) ?? "a deleted geofence",
-                  latitude: t.latitude,
-                  longitude: t.longitude,
-                  occurredAt: t.occurredAt,
-                  note: t.reason && t.reason !== "crossing" ? t.reason.replaceAll("_", " ") : null,
-                }))}
-                latest={
-                  marker
-                    ? {
-                        latitude: marker.latitude,
-                        longitude: marker.longitude,
-                        accuracy: marker.accuracy,
-                        at: marker.timestamp,
-                        name: trackable.name,
-                      }
-                    : null
-                }
-              />
-            </div>
-          </Card>
-
-        )}
-        <div className="space-y-6">
+              <div data-testid="track-map" data-point-count={track.points.length} data-drawn-count={drawn.length}>
+                <TrackMap
+                  key={`${range.preset}:${range.fromInput}:${range.toInput}`}
+                  config={mapConfig()}
+                  className="h-80 w-full sm:h-[28rem]"
+                  // The live colour only when the highlighted point is the trackable's newest, not an old range's end.
+                  online={status.status === "online" && marker?.id === latest.id}
+                  points={drawn.map((p) => ({ latitude: p.latitude, longitude: p.longitude, at: p.timestamp }))}
+                  fences={trackFences.map((g) => ({
+                    id: g.id,
+                    name: g.name,
+                    latitude: g.latitude,
+                    longitude: g.longitude,
+                    radius: g.radius,
+                    rings: g.geometry?.coordinates ?? null,
+                  }))}
+                  transitions={transitions.map((t) => ({
+                    id: t.id,
+                    type: t.type,
+                    fenceName: geofenceNames.get(t.geofenceId) ?? "a deleted geofence",
+                    latitude: t.latitude,
+                    longitude: t.longitude,
+                    occurredAt: t.occurredAt,
+                    note: t.reason && t.reason !== "crossing" ? t.reason.replaceAll("_", " ") : null,
+                  }))}
+                  latest={
+                    marker
+                      ? {
+                          latitude: marker.latitude,
+                          longitude: marker.longitude,
+                          accuracy: marker.accuracy,
+                          at: marker.timestamp,
+                          name: trackable.name,
+                        }
+                      : null
+                  }
+                />
+              </div>
+            </Card>
+          )}
+        </div>
+        <div className="min-w-0 space-y-6">
           {latest ? (
             <Card aria-labelledby="latest-heading" className="p-5">
               <h2 id="latest-heading" className="text-base font-semibold text-slate-900">
@@ -270,6 +272,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
           </ScrollTable>
         </Card>
       ) : null}
+  
     </div>
   );
 }
