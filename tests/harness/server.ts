@@ -4,7 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { alive, readEmbeddedLock } from "@/lib/db/embedded-lock";
+import { readEmbeddedLock } from "@/lib/db/embedded-lock";
 import { serverArgs } from "@/scripts/build";
 import { scratchPostgres } from "../support/scratch-db";
 
@@ -39,7 +39,7 @@ export async function freePort(): Promise<number> {
 
 /** Starts the built app (scripts/serve.ts, the server `npm start` runs) on a free port with its own data directory and, on Postgres, its own database. */
 export async function startServer(
-  opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; nodeArgs?: string[] } = {},
+  opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; nodeArgs?: string[]; umask?: string } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-test-"));
@@ -53,7 +53,11 @@ export async function startServer(
       : null;
 
   let output = "";
-  const child = spawn(process.execPath, serverArgs(opts.nodeArgs), {
+  // With a umask, through the shell that sets it and then execs node (the same process, as under `npm start`).
+  const [command, args]: [string, string[]] = opts.umask
+    ? ["/bin/sh", ["-c", `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...serverArgs(opts.nodeArgs)]]
+    : [process.execPath, serverArgs(opts.nodeArgs)];
+  const child = spawn(command, args, {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -110,14 +114,22 @@ export async function startServer(
         if (child.exitCode === null) child.kill("SIGKILL");
       }
       await pg?.drop().catch(() => {});
-      if (!opts.dataDir) {
-        // An embedded database's process may still be closing (its app was killed, or stopped before it was done):
-        // the directory goes once that process has (a checkpoint written meanwhile made the removal fail).
-        const holder = readEmbeddedLock(dataDir);
-        const until = Date.now() + 20_000;
-        while (holder && alive(holder.pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
+      if (!opts.dataDir) await removeDataDir(dataDir);
     },
   };
+}
+
+/**
+ * Removes a test's data directory. An embedded database's process may still be closing (its app was killed, or
+ * stopped before it was done): the directory goes once that process has (a checkpoint written meanwhile made the
+ * removal fail).
+ */
+export async function removeDataDir(dataDir: string): Promise<void> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const holder = readEmbeddedLock(dataDir);
+    if (!holder || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
