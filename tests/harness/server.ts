@@ -77,19 +77,24 @@ export async function startServer(
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`test server exited (${child.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`test server exited (${child.exitCode}):\n${output}`);
+      try {
+        const res = await fetch(`${baseUrl}/api/health`);
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`test server did not become healthy in 60 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
     }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`test server did not become healthy in 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  } catch (err) {
+    // A server that never served leaves nothing behind either: its process, its data directory, its database.
+    child.kill("SIGKILL");
+    await pg?.drop().catch(() => {});
+    if (!opts.dataDir) await removeDataDir(dataDir);
+    throw err;
   }
 
   return {
