@@ -25,12 +25,12 @@ afterAll(() => {
 const writeLock = (dir: string, info: Partial<LockInfo>) =>
   fs.writeFileSync(path.join(dir, "db.lock"), JSON.stringify({ role: "server", port: 3000, startedAt: new Date().toISOString(), ...info }));
 
-/** A zombie: `sh` forks a child that exits at once and then execs `sleep`, which never reaps it. */
+/** A zombie: `sh` forks a child that exits a second later, after `sh` became `sleep` (exec), which never reaps it. */
 async function zombie(): Promise<number> {
-  const child = spawn("sh", ["-c", "true & echo $!; exec sleep 60"], { stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn("sh", ["-c", "sleep 1 & echo $!; exec sleep 60"], { stdio: ["ignore", "pipe", "ignore"] });
   children.push(child);
   const pid = await new Promise<number>((resolve) => child.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim()))));
-  for (let i = 0; i < 100 && procState(pid)?.state !== "zombie"; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && procState(pid)?.state !== "zombie"; i++) await new Promise((r) => setTimeout(r, 20));
   return pid;
 }
 
