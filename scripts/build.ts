@@ -26,12 +26,14 @@ function newestMtime(p: string): number {
   return newest;
 }
 
-/** True when there is no production build, or a source file changed after it was made. */
-export function buildIsStale(): boolean {
-  const buildId = path.join(root, ".next", "BUILD_ID");
-  if (!fs.existsSync(buildId) || !fs.existsSync(path.join(serverBundleDir, "serve.mjs"))) return true;
-  const builtAt = fs.statSync(buildId).mtimeMs;
-  return SOURCES.some((s) => newestMtime(path.join(root, s)) > builtAt);
+/**
+ * What is missing or older than a source file in the app at `dir`: the Next.js build, and the server's bundle apart
+ * (`npm run build` makes only the former, so after an upgrade the bundle can be the older one).
+ */
+export function staleParts(dir = root): { next: boolean; bundle: boolean } {
+  const newestSource = Math.max(...SOURCES.map((s) => newestMtime(path.join(dir, s))));
+  const stale = (built: string) => !fs.existsSync(built) || newestSource > fs.statSync(built).mtimeMs;
+  return { next: stale(path.join(dir, ".next", "BUILD_ID")), bundle: stale(path.join(dir, ".next", "fenceline", "serve.mjs")) };
 }
 
 export const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -61,11 +63,13 @@ export function bundleServer(): void {
   });
 }
 
-/** Runs `next build` and bundles the server when either is missing or older than the sources. */
+/** Runs `next build` when it is missing or older than the sources, and bundles the server when either is. */
 export function buildIfStale(log: (line: string) => void = console.log): void {
-  if (!buildIsStale()) return;
-  log("[fenceline] building the app (next build)…");
-  const result = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
-  bundleServer();
+  const stale = staleParts();
+  if (stale.next) {
+    log("[fenceline] building the app (next build)…");
+    const result = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+  }
+  if (stale.next || stale.bundle) bundleServer();
 }

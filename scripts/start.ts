@@ -1,13 +1,15 @@
-// npm start: migrate the database, build when there is no (current) build, then serve on PORT (default 3000) with
-// Fenceline's own server (scripts/serve.ts → lib/server/app-server.ts) in a process of its own.
-import { spawn } from "node:child_process";
-import { dataDir, env } from "@/lib/config/env";
+// The preparation `npm start` runs before the server: make DATA_DIR private, open and migrate the database, build when
+// there is no (current) build, then exit. The start script then execs the built server in the shell's place
+// (package.json), so no wrapper stays resident beside it and signals reach it directly.
+import { makePrivate, PRIVATE_UMASK } from "@/lib/config/data-dir";
+import { dataDir } from "@/lib/config/env";
 import { closeDb, getDbHandle } from "@/lib/db/client";
 import { EmbeddedDatabaseBusyError } from "@/lib/db/embedded-lock";
-import { buildIfStale, serverArgs } from "./build";
+import { buildIfStale } from "./build";
 
 async function main() {
-  const config = env();
+  process.umask(PRIVATE_UMASK);
+  makePrivate(dataDir());
   try {
     const handle = await getDbHandle("cli");
     console.log(`[fenceline] database ready (${handle.kind === "pglite" ? `embedded, ${dataDir()}/db` : "Postgres"})`);
@@ -20,15 +22,12 @@ async function main() {
     throw err;
   }
   buildIfStale();
-  const child = spawn(process.execPath, serverArgs(), {
-    stdio: "inherit",
-    env: { ...process.env, PORT: String(config.PORT), NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-main().catch((err: unknown) => {
-  console.error("[fenceline] could not start:", err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error("[fenceline] could not start:", err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

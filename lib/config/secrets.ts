@@ -15,7 +15,7 @@ export function persistedSecret(name: string, bytes = 32): string {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const value = randomBytes(bytes).toString("base64url");
   try {
     fs.writeFileSync(file, value, { mode: 0o600, flag: "wx" });

@@ -124,7 +124,7 @@ function socketPathFor(dir: string): string {
  * serves; rejects with EmbeddedDatabaseBusyError when another live process holds the data directory.
  */
 async function startEmbeddedDatabase(dir: string, role: LockRole): Promise<{ socket: string; stop(): Promise<void> }> {
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const socket = socketPathFor(dir);
   // From the server's bundle when the app server runs from it (scripts/serve.ts), else TypeScript through tsx (the CLI
   // scripts, the tests); none of the app's own node flags (a CPU profile, an inspector). spawn, not fork: the bundler

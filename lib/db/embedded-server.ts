@@ -9,9 +9,19 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import net from "node:net";
 import path from "node:path";
-import { acquireEmbeddedLock, alive, EmbeddedDatabaseBusyError, readEmbeddedLock, type LockRole } from "./embedded-lock";
+import { makePrivate, PRIVATE_UMASK } from "@/lib/config/data-dir";
+import { acquireEmbeddedLock, EmbeddedDatabaseBusyError, ownerGone, readEmbeddedLock, type LockRole } from "./embedded-lock";
+
+// Postgres's files (the WAL holds every secret stored) are the owner's only, whoever started this process and with
+// what umask. PGlite's file layer (Emscripten's NODEFS) chmods each file it creates to the mode asked for (0666),
+// which the umask does not touch: its chmods are masked here, before PGlite is loaded.
+process.umask(PRIVATE_UMASK);
+const chmodSync = fs.chmodSync;
+fs.chmodSync = (file, mode) => chmodSync(file, (typeof mode === "number" ? mode : parseInt(mode, 8)) & ~PRIVATE_UMASK);
+syncBuiltinESMExports();
 
 const dir = process.env.FENCELINE_EMBEDDED_DIR!;
 const role = (process.env.FENCELINE_EMBEDDED_ROLE ?? "server") as LockRole;
@@ -29,9 +39,9 @@ async function lock(): Promise<() => void> {
       return acquireEmbeddedLock(dir, role, { ownerPid });
     } catch (err) {
       if (!(err instanceof EmbeddedDatabaseBusyError)) throw err;
+      // Gone meanwhile: try again; else wait only for a holder whose app is gone (it is closing).
       const holder = readEmbeddedLock(dir);
-      const closing = holder?.ownerPid !== undefined && holder.ownerPid !== holder.pid && !alive(holder.ownerPid);
-      if (!closing || Date.now() > deadline) throw err;
+      if (holder && (!ownerGone(holder) || Date.now() > deadline)) throw err;
       await sleep(100);
     }
   }
@@ -118,6 +128,8 @@ async function main() {
     }
     throw err;
   }
+  // An existing install's files, made before they were kept private or under a looser umask.
+  makePrivate(dir);
   // A new data directory is made (initdb) by a process of its own: initdb runs in a WebAssembly instance of its own,
   // whose compile and heap memory stayed resident in this process after it was done (~50 MB, measured).
   if (!fs.existsSync(path.join(dir, "db", "PG_VERSION"))) await initialiseInOwnProcess();
@@ -138,6 +150,9 @@ async function main() {
       await server.stop().catch(() => {});
       await db.close().catch((err: unknown) => console.error("[fenceline] closing the embedded database:", err));
       fs.rmSync(socketPath, { force: true });
+      // A socket outside the data directory (a long DATA_DIR) sits in a temp directory of its own: gone with it.
+      const socketDir = path.dirname(socketPath);
+      if (socketDir !== dir && path.basename(socketDir).startsWith("fenceline-db-")) fs.rmSync(socketDir, { recursive: true, force: true });
       release();
       process.exit(0);
     })());

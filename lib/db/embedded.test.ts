@@ -12,14 +12,21 @@ import { executeRows } from "./rows";
 // postgres.js over a Unix socket (issue 14, goal 5). These tests open it as the app does, in temp data directories.
 
 const dirs: string[] = [];
+const holders: ChildProcess[] = [];
 const tempDir = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-embedded-"));
   dirs.push(dir);
   return dir;
 };
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+// Also after a failed test: its holders are stopped and each directory goes once its database process has closed.
+afterAll(async () => {
+  for (const h of holders) h.kill("SIGKILL");
+  for (const d of dirs) {
+    const until = Date.now() + 20_000;
+    while (readEmbeddedLock(d) && Date.now() < until) await sleep(50);
+    fs.rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+}, 30_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -29,6 +36,7 @@ function holder(dir: string, mode = ""): { child: ChildProcess; line: Promise<st
     env: { ...process.env, DATA_DIR: dir, DATABASE_URL: "", HOLDER_MODE: mode },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  holders.push(child);
   let out = "";
   const line = new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => {

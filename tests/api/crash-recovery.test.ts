@@ -1,9 +1,12 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
+import { procState, readEmbeddedLock } from "@/lib/db/embedded-lock";
+import { serverArgs } from "@/scripts/build";
 import { newAccount, useServer, type TestAccount } from "../harness/client";
-import { startServer, type TestServer } from "../harness/server";
+import { freePort, removeDataDir, startServer, type TestServer } from "../harness/server";
 import { startReceiver, type Received } from "../support/receiver";
 
 // Issue 9, finding 2: with kill -9 every few seconds, deliveries were lost (an attempt interrupted before it was
@@ -17,7 +20,7 @@ afterEach(async () => {
   useServer(null);
   // The first server owns the scratch Postgres database (dropped by its stop): stop it last.
   for (const s of servers.splice(0).reverse()) await s.stop().catch(() => {});
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) await removeDataDir(dataDir);
   dataDir = undefined;
 });
 
@@ -167,3 +170,75 @@ it.skipIf(!process.env.DATABASE_URL)("a second server takes over a dead server's
     await receiver.close();
   }
 }, 120_000);
+
+// prctl(PR_SET_CHILD_SUBREAPER)'s system call number, by architecture.
+const PRCTL: Partial<Record<string, number>> = { x64: 157, arm64: 167 };
+
+/**
+ * A supervisor that restarts at once and reaps late: a subreaper (the killed server's database process is orphaned to
+ * it, not to init) that never waits for its children, so every killed process stays a zombie. Each line on its stdin
+ * starts the server in a process group of its own and answers with its pid; the server's output goes to stderr.
+ */
+const LAZY_SUPERVISOR = `
+syscall($ENV{PRCTL_NR}, 36, 1, 0, 0, 0) == 0 or die "prctl: $!";
+$| = 1;
+while (<STDIN>) {
+  my $pid = fork() // die "fork: $!";
+  if ($pid == 0) { setpgrp(0, 0); open(STDOUT, ">&", \*STDERR); exec(@ARGV) or die "exec: $!"; }
+  print "$pid\n";
+}
+1 while waitpid(-1, 1) > 0;
+`;
+
+it.skipIf(!PRCTL[process.arch])("kill -9 of the whole process group, then an immediate start: the new server opens the database at the first try, 4 times in a row", async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-crash-restart-"));
+  const port = await freePort();
+  let output = "";
+  const supervisor = spawn("perl", ["-e", LAZY_SUPERVISOR, process.execPath, ...serverArgs()], {
+    env: { ...process.env, PRCTL_NR: String(PRCTL[process.arch]), NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, APP_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  supervisor.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const pids: string[] = [];
+  supervisor.stdout!.on("data", (d: Buffer) => pids.push(...d.toString().split("\n").filter(Boolean)));
+  const start = async (): Promise<number> => {
+    const n = pids.length;
+    supervisor.stdin!.write("start\n");
+    while (pids.length === n) await sleep(5);
+    return Number(pids[n]);
+  };
+  /** Healthy, answered by `pid` itself: it did not exit (a refused lock ends the process). */
+  const healthy = async (pid: number) => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (procState(pid)?.state !== "running") throw new Error(`server ${pid} exited:\n${output}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+      if (ok) return;
+      if (Date.now() > deadline) throw new Error(`server ${pid} not healthy in 90 s:\n${output}`);
+      await sleep(100);
+    }
+  };
+  let pid = 0;
+  try {
+    pid = await start();
+    await healthy(pid);
+    for (let i = 0; i < 4; i++) {
+      const holder = readEmbeddedLock(dataDir)!;
+      expect(holder.ownerPid).toBe(pid);
+      process.kill(-pid, "SIGKILL");
+      const next = await start();
+      await healthy(next);
+      // Both killed processes were still there, unreaped, while the new server took their lock.
+      expect([procState(pid), procState(holder.pid)]).toEqual([{ state: "zombie" }, { state: "zombie" }]);
+      expect(output).not.toMatch(/is in use by process/);
+      pid = next;
+    }
+  } finally {
+    if (pid && procState(pid)?.state === "running") {
+      process.kill(-pid, "SIGTERM");
+      while (procState(pid)?.state === "running") await sleep(50);
+    }
+    supervisor.stdin!.end();
+    await new Promise((r) => (supervisor.exitCode === null ? supervisor.once("exit", r) : r(null)));
+  }
+}, 300_000);

@@ -3,20 +3,22 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { newAccount, useServer } from "../harness/client";
-import { startServer, type TestServer } from "../harness/server";
+import { removeDataDir, startServer, type TestServer } from "../harness/server";
 import { startReceiver } from "../support/receiver";
 
 // A retry that falls due while the app is down is sent when it comes back: the app process is really killed (-9)
 // and started again on the same data.
 
 const servers: TestServer[] = [];
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-restart-"));
 afterAll(async () => {
   useServer(null);
-  for (const s of servers) await s.stop().catch(() => {});
+  // The first server owns the scratch Postgres database (dropped by its stop): stop it last.
+  for (const s of servers.reverse()) await s.stop().catch(() => {});
+  await removeDataDir(dataDir);
 });
 
 it("a pending retry survives kill -9 and is sent once after the restart", async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-restart-"));
   const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS: "2500,2500,2500", WEBHOOK_TIMEOUT_MS: "2000" };
   const receiver = await startReceiver({ secret: "restart-secret", respond: (_r, n) => ({ status: n === 1 ? 500 : 200 }) });
   try {

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { alive, readEmbeddedLock } from "@/lib/db/embedded-lock";
+import { readEmbeddedLock } from "@/lib/db/embedded-lock";
 import { adminSocketPath } from "@/lib/http/admin-socket";
 import { serverArgs } from "@/scripts/build";
 import { scratchPostgres } from "../support/scratch-db";
@@ -42,7 +42,7 @@ export async function freePort(): Promise<number> {
 
 /** Starts the built app (scripts/serve.ts, the server `npm start` runs) on a free port with its own data directory and, on Postgres, its own database. */
 export async function startServer(
-  opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; nodeArgs?: string[] } = {},
+  opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; nodeArgs?: string[]; umask?: string } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-test-"));
@@ -56,7 +56,11 @@ export async function startServer(
       : null;
 
   let output = "";
-  const child = spawn(process.execPath, serverArgs(opts.nodeArgs), {
+  // With a umask, through the shell that sets it and then execs node (the same process, as under `npm start`).
+  const [command, args]: [string, string[]] = opts.umask
+    ? ["/bin/sh", ["-c", `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...serverArgs(opts.nodeArgs)]]
+    : [process.execPath, serverArgs(opts.nodeArgs)];
+  const child = spawn(command, args, {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -76,19 +80,24 @@ export async function startServer(
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`test server exited (${child.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`test server exited (${child.exitCode}):\n${output}`);
+      try {
+        const res = await fetch(`${baseUrl}/api/health`);
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`test server did not become healthy in 60 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
     }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`test server did not become healthy in 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  } catch (err) {
+    // A server that never served leaves nothing behind either: its process, its data directory, its database.
+    child.kill("SIGKILL");
+    await pg?.drop().catch(() => {});
+    if (!opts.dataDir) await removeDataDir(dataDir);
+    throw err;
   }
 
   return {
@@ -114,14 +123,22 @@ export async function startServer(
         if (child.exitCode === null) child.kill("SIGKILL");
       }
       await pg?.drop().catch(() => {});
-      if (!opts.dataDir) {
-        // An embedded database's process may still be closing (its app was killed, or stopped before it was done):
-        // the directory goes once that process has (a checkpoint written meanwhile made the removal fail).
-        const holder = readEmbeddedLock(dataDir);
-        const until = Date.now() + 20_000;
-        while (holder && alive(holder.pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
+      if (!opts.dataDir) await removeDataDir(dataDir);
     },
   };
+}
+
+/**
+ * Removes a test's data directory. An embedded database's process may still be closing (its app was killed, or
+ * stopped before it was done): the directory goes once that process has (a checkpoint written meanwhile made the
+ * removal fail).
+ */
+export async function removeDataDir(dataDir: string): Promise<void> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const holder = readEmbeddedLock(dataDir);
+    if (!holder || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
