@@ -330,8 +330,10 @@ export const PolygonGeometryInput = z
     description:
       "A GeoJSON Polygon: the outer ring, then optional holes. Each ring is closed (first position = last), has at " +
       `least 4 positions and spans at most 180° of longitude; at most ${MAX_POLYGON_POSITIONS} positions in all; no ` +
-      "ring may intersect itself or another ring, and each must enclose a non-zero area. Either winding order is " +
-      "accepted. Edges are straight lines in longitude/latitude, as GeoJSON defines them.",
+      "ring may intersect or touch itself or another ring, and each must enclose a non-zero area. Each hole lies " +
+      "inside the outer ring and outside every other hole (RFC 7946). A position repeating the one before it is a " +
+      "400 naming it (the geometry is stored as sent, so positions in messages keep their indexes). Either winding " +
+      "order is accepted. Edges are straight lines in longitude/latitude, as GeoJSON defines them.",
     example: {
       type: "Polygon",
       coordinates: [[[13.4, 52.52], [13.41, 52.52], [13.41, 52.53], [13.4, 52.53], [13.4, 52.52]]],
