@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import pointInPolygon from "point-in-polygon-hao";
 import { orient2d } from "robust-predicates";
 import { describe, expect, it } from "vitest";
 import { EARTH_RADIUS_M, haversineMeters } from "./haversine";
@@ -354,6 +355,27 @@ describe("firstConflict agrees with testing every pair of edges", () => {
   it("on real-valued coordinates, with no subnormal differences (robust orient2d reference)", () => {
     const robust = (a: number[], b: number[], c: number[]) => orient2d(a[0]!, a[1]!, b[0]!, b[1]!, c[0]!, c[1]!);
     fc.assert(fc.property(rings(fc.double({ min: -1, max: 1, noNaN: true }).map((x) => 13 + x), 12), (r) => agree(r, robust)), { numRuns: 1000 });
+  });
+
+  it("places holes as testing each hole against every ring does", () => {
+    const star = fc.array(fc.tuple(fc.integer({ min: 0, max: 359 }), fc.integer({ min: 2, max: 6 })), { minLength: 3, maxLength: 12 }).map((spokes) =>
+      closed([...spokes].sort((a, b) => a[0] - b[0]).map(([deg, r]): [number, number] => [Math.round(r * 4 * Math.cos((deg * Math.PI) / 180)), Math.round(r * 4 * Math.sin((deg * Math.PI) / 180))])),
+    );
+    const square = fc.tuple(fc.integer({ min: -25, max: 25 }), fc.integer({ min: -25, max: 25 }), fc.integer({ min: 1, max: 12 })).map(([x, y, d]): Ring => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]]);
+    fc.assert(
+      fc.property(star, fc.array(square, { minLength: 1, maxLength: 5 }), (shell, holes) => {
+        const rings = [shell, ...holes].filter((r): r is Ring => r !== null);
+        if (rings.length !== holes.length + 1 || firstConflict(rings) !== null || polygonIssues(rings).some((i) => !/^hole \d+ lies/.test(i.message))) return;
+        const expected = holes.flatMap((hole, k) => {
+          const h = k + 1;
+          if (pointInPolygon(hole[0]!, [shell!]) !== true) return [`${h}: hole ${h} lies outside the outer ring (a hole must be inside it)`];
+          const around = holes.findIndex((other, g) => g !== k && pointInPolygon(hole[0]!, [other]) === true);
+          return around < 0 ? [] : [`${h}: hole ${h} lies inside hole ${around + 1} (holes may not overlap or nest)`];
+        });
+        expect(polygonIssues(rings).map((i) => `${i.path[1]}: ${i.message}`)).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("finds nothing in the valid polygons above, and the same verdict through polygonIssues", () => {

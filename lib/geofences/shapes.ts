@@ -4,6 +4,7 @@
 // containment point-in-polygon-hao (the test Turf runs), distances to an edge cheap-ruler, the centroid Turf.
 import pointInPolygon from "point-in-polygon-hao";
 import CheapRuler from "cheap-ruler";
+import Flatbush from "flatbush";
 import { centerOfMass } from "@turf/center-of-mass";
 import { polygon as turfPolygon } from "@turf/helpers";
 import { orient2d } from "robust-predicates";
@@ -129,42 +130,45 @@ export function firstConflict(rings: readonly Ring[]): [EdgeRef, EdgeRef] | null
     if (!edgesConflict(rings, x, y)) return null;
     return x.ring < y.ring || (x.ring === y.ring && x.edge < y.edge) ? [x, y] : [y, x];
   };
-  // The edges the sweep line crosses, from south to north.
+  // The edges the sweep line crosses, from south to north; `bound` finds where `at` would go among them.
   const line: number[] = [];
-  const firstWhere = (ok: (k: number) => boolean) => {
+  const bound = (at: readonly number[], strict: boolean) => {
     let [lo, hi] = [0, line.length];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (ok(line[mid]!)) hi = mid;
+      const sd = side(line[mid]!, at);
+      if (strict ? sd < 0 : sd <= 0) hi = mid;
       else lo = mid + 1;
     }
     return lo;
   };
   let [s, e] = [0, 0];
+  const starting: number[] = [];
   while (s < starts.length || e < ends.length) {
     const at =
       e >= ends.length || (s < starts.length && before(edges[starts[s]!]!.left, edges[ends[e]!]!.right) <= 0)
         ? edges[starts[s]!]!.left
         : edges[ends[e]!]!.right;
-    const starting: number[] = [];
+    starting.length = 0;
     while (s < starts.length && before(edges[starts[s]!]!.left, at) === 0) starting.push(starts[s++]!);
     let ending = 0;
     while (e < ends.length && before(edges[ends[e]!]!.right, at) === 0) [e, ending] = [e + 1, ending + 1];
     // The edges on the line through `at` (ending there or passing it), then those starting there: any two conflict
     // unless they are consecutive edges of a ring meeting at `at`.
-    const lower = firstWhere((k) => side(k, at) <= 0);
-    const upper = firstWhere((k) => side(k, at) < 0);
-    const touching = [...line.slice(lower, upper), ...starting];
-    for (let i = 0; i < touching.length; i++) {
-      for (let j = i + 1; j < touching.length; j++) {
-        const found = conflict(touching[i]!, touching[j]!);
+    const lower = bound(at, false);
+    const upper = bound(at, true);
+    const on = upper - lower;
+    const touching = (i: number) => (i < on ? line[lower + i]! : starting[i - on]!);
+    for (let i = 0; i < on + starting.length; i++) {
+      for (let j = i + 1; j < on + starting.length; j++) {
+        const found = conflict(touching(i), touching(j));
         if (found) return found;
       }
     }
     // No conflict: what passes through `at` ends there.
-    if (upper - lower !== ending) throw new Error("polygon sweep: an edge passes through a position without meeting its edges");
+    if (on !== ending) throw new Error("polygon sweep: an edge passes through a position without meeting its edges");
     starting.sort((a, b) => -side(a, edges[b]!.right)); // southern first
-    line.splice(lower, upper - lower, ...starting);
+    line.splice(lower, on, ...starting);
     const pairs: [number, number][] =
       starting.length > 0 ? [[lower - 1, lower], [lower + starting.length - 1, lower + starting.length]] : [[lower - 1, lower]];
     for (const [i, j] of pairs) {
@@ -200,32 +204,41 @@ function contactOf(rings: readonly Ring[], a: EdgeRef, b: EdgeRef): { at: [numbe
 
 /**
  * Holes must lie inside the outer ring and outside each other (RFC 7946). Called once no two rings touch, so one
- * position of a ring decides on which side of another it lies.
+ * position of a hole decides on which side of each ring it lies: the parity of the ring's edges crossed by a ray
+ * east from it, the edges found through a packed R-tree of their boxes rather than by walking every ring per hole.
  */
 function holeIssues(rings: readonly Ring[]): Issue[] {
   const issues: Issue[] = [];
-  const boxes = rings.map((ring) => {
-    const lons = ring.map((p) => p[0]);
-    const lats = ring.map((p) => p[1]);
-    return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)] as const;
+  if (rings.length < 2) return issues;
+  const refs: EdgeRef[] = [];
+  rings.forEach((ring, r) => {
+    for (let i = 0; i + 1 < ring.length; i++) refs.push({ ring: r, edge: i });
   });
-  const inside = (h: number, g: number) => {
-    const [a, b] = [boxes[h]!, boxes[g]!];
-    if (a[0] < b[0] || a[1] < b[1] || a[2] > b[2] || a[3] > b[3]) return false;
-    // The rings as they are (the test only reads them): copying the outer ring once per hole was most of the cost.
-    return pointInPolygon(rings[h]![0]!, [rings[g]!]) === true;
-  };
+  const index = new Flatbush(refs.length);
+  for (const { ring, edge } of refs) {
+    const [a, b] = [rings[ring]![edge]!, rings[ring]![edge + 1]!];
+    index.add(Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1]));
+  }
+  index.finish();
   for (let h = 1; h < rings.length; h++) {
-    if (!inside(h, 0)) {
+    const p = rings[h]![0]!;
+    const crossings = new Map<number, number>();
+    index.search(p[0], p[1], Infinity, p[1], (k) => {
+      const { ring, edge } = refs[k]!;
+      const [a, b] = [rings[ring]![edge]!, rings[ring]![edge + 1]!];
+      if (ring === h || a[1] > p[1] === b[1] > p[1]) return false;
+      // The ray crosses this edge east of p when p lies west of it, going north (orient2d is negative to the left).
+      const [south, north] = a[1] < b[1] ? [a, b] : [b, a];
+      if (orient2d(south[0], south[1], north[0], north[1], p[0], p[1]) < 0) crossings.set(ring, (crossings.get(ring) ?? 0) + 1);
+      return false;
+    });
+    const inside = (g: number) => (crossings.get(g) ?? 0) % 2 === 1;
+    if (!inside(0)) {
       issues.push({ path: ["coordinates", h], message: `hole ${h} lies outside the outer ring (a hole must be inside it)` });
       continue;
     }
-    for (let g = 1; g < rings.length; g++) {
-      if (g !== h && inside(h, g)) {
-        issues.push({ path: ["coordinates", h], message: `hole ${h} lies inside hole ${g} (holes may not overlap or nest)` });
-        break;
-      }
-    }
+    const around = [...crossings.keys()].filter((g) => g > 0 && inside(g)).sort((x, y) => x - y)[0];
+    if (around !== undefined) issues.push({ path: ["coordinates", h], message: `hole ${h} lies inside hole ${around} (holes may not overlap or nest)` });
   }
   return issues;
 }
