@@ -94,7 +94,10 @@ function edgesConflict(rings: readonly Ring[], a: EdgeRef, b: EdgeRef): boolean 
   const s = rings[b.ring]![b.edge + 1]!;
   if (adjacent(a, b, rings[a.ring]!.length - 1)) {
     // Edges u–m and m–v fold back when u, m and v lie on one line with u and v on the same side of m.
-    const [u, m, v] = sameXY(q, r) ? [p, q, s] : [r, s, q];
+    const forward = sameXY(q, r);
+    const u = forward ? p : r;
+    const m = forward ? q : s;
+    const v = forward ? s : q;
     return orient2d(u[0], u[1], m[0], m[1], v[0], v[1]) === 0 && sameSide(u[0], u[1], m[0], m[1], v[0], v[1]);
   }
   return segmentsMeet(p[0], p[1], q[0], q[1], r[0], r[1], s[0], s[1]);
@@ -126,14 +129,16 @@ export function firstConflict(rings: readonly Ring[]): [EdgeRef, EdgeRef] | null
     return -Math.sign(orient2d(left[0]!, left[1]!, right[0]!, right[1]!, p[0]!, p[1]!));
   };
   const conflict = (a: number, b: number): [EdgeRef, EdgeRef] | null => {
-    const [x, y] = [edges[a]!.ref, edges[b]!.ref];
+    const x = edges[a]!.ref;
+    const y = edges[b]!.ref;
     if (!edgesConflict(rings, x, y)) return null;
     return x.ring < y.ring || (x.ring === y.ring && x.edge < y.edge) ? [x, y] : [y, x];
   };
   // The edges the sweep line crosses, from south to north; `bound` finds where `at` would go among them.
   const line: number[] = [];
   const bound = (at: readonly number[], strict: boolean) => {
-    let [lo, hi] = [0, line.length];
+    let lo = 0;
+    let hi = line.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const sd = side(line[mid]!, at);
@@ -142,7 +147,8 @@ export function firstConflict(rings: readonly Ring[]): [EdgeRef, EdgeRef] | null
     }
     return lo;
   };
-  let [s, e] = [0, 0];
+  let s = 0;
+  let e = 0;
   const starting: number[] = [];
   while (s < starts.length || e < ends.length) {
     const at =
@@ -152,23 +158,26 @@ export function firstConflict(rings: readonly Ring[]): [EdgeRef, EdgeRef] | null
     starting.length = 0;
     while (s < starts.length && before(edges[starts[s]!]!.left, at) === 0) starting.push(starts[s++]!);
     let ending = 0;
-    while (e < ends.length && before(edges[ends[e]!]!.right, at) === 0) [e, ending] = [e + 1, ending + 1];
+    while (e < ends.length && before(edges[ends[e]!]!.right, at) === 0) {
+      e++;
+      ending++;
+    }
     // The edges on the line through `at` (ending there or passing it), then those starting there: any two conflict
     // unless they are consecutive edges of a ring meeting at `at`.
     const lower = bound(at, false);
     const upper = bound(at, true);
     const on = upper - lower;
-    const touching = (i: number) => (i < on ? line[lower + i]! : starting[i - on]!);
     for (let i = 0; i < on + starting.length; i++) {
       for (let j = i + 1; j < on + starting.length; j++) {
-        const found = conflict(touching(i), touching(j));
+        const found = conflict(i < on ? line[lower + i]! : starting[i - on]!, j < on ? line[lower + j]! : starting[j - on]!);
         if (found) return found;
       }
     }
     // No conflict: what passes through `at` ends there.
     if (on !== ending) throw new Error("polygon sweep: an edge passes through a position without meeting its edges");
     starting.sort((a, b) => -side(a, edges[b]!.right)); // southern first
-    line.splice(lower, on, ...starting);
+    if (on === 1 && starting.length === 1) line[lower] = starting[0]!; // a ring going on through a vertex
+    else line.splice(lower, on, ...starting);
     const pairs: [number, number][] =
       starting.length > 0 ? [[lower - 1, lower], [lower + starting.length - 1, lower + starting.length]] : [[lower - 1, lower]];
     for (const [i, j] of pairs) {
