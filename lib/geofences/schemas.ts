@@ -171,11 +171,14 @@ export const Geofence = z
       .object({ type: z.literal("Polygon"), coordinates: z.array(z.array(z.tuple([z.number(), z.number()]))) })
       .nullable()
       .meta({ description: "A polygon's GeoJSON Polygon, as stored; null for a circle" }),
-    latitude: z.number().meta({ description: "Centre, WGS84 latitude (a polygon's centroid)", example: 52.52 }),
-    longitude: z.number().meta({ description: "Centre, WGS84 longitude (a polygon's centroid)", example: 13.405 }),
+    latitude: z.number().meta({ description: "Centre, WGS84 latitude (a polygon's centroid, to 7 decimals)", example: 52.52 }),
+    longitude: z.number().meta({ description: "Centre, WGS84 longitude (a polygon's centroid, to 7 decimals)", example: 13.405 }),
     radius: z
       .number()
-      .meta({ description: "Metres: a circle's radius, or the distance from a polygon's centroid to its farthest vertex", example: 250 }),
+      .meta({
+        description: "Metres: a circle's radius, or the distance from a polygon's centroid to its farthest vertex, rounded up to the centimetre",
+        example: 250,
+      }),
     notificationType: z.enum(NotificationTypeValues).meta({ description: "How entries and exits are notified", example: "webhook" }),
     webhookUrl: z.string().nullable().meta({ description: "Where deliveries go, or null", example: "https://example.com/webhooks/fenceline" }),
     webhookSecretSet: z.boolean().meta({ description: "Whether a signing secret is set (the secret itself is never returned)" }),

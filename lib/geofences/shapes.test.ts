@@ -1,6 +1,18 @@
+import fc from "fast-check";
+import pointInPolygon from "point-in-polygon-hao";
+import { orient2d } from "robust-predicates";
 import { describe, expect, it } from "vitest";
 import { EARTH_RADIUS_M, haversineMeters } from "./haversine";
-import { containsPoint, metresToBoundary, MAX_POLYGON_POSITIONS, PolygonGeometryInput, polygonSummary, type PolygonGeometry } from "./shapes";
+import {
+  containsPoint,
+  firstConflict,
+  metresToBoundary,
+  MAX_POLYGON_POSITIONS,
+  PolygonGeometryInput,
+  polygonIssues,
+  polygonSummary,
+  type PolygonGeometry,
+} from "./shapes";
 
 const poly = (...rings: [number, number][][]): PolygonGeometry => ({ type: "Polygon", coordinates: rings });
 const at = (longitude: number, latitude: number) => ({ latitude, longitude });
@@ -53,7 +65,18 @@ describe("polygonSummary", () => {
     expect(s.longitude).toBeCloseTo(13.41, 9);
     expect(s.latitude).toBeCloseTo(52.51, 6);
     const far = Math.max(...square.coordinates[0]!.map(([lon, lat]) => haversineMeters(s, at(lon, lat))));
-    expect(s.radius).toBeCloseTo(far, 6);
+    expect(s.radius).toBeGreaterThanOrEqual(far);
+    expect(s.radius).toBeLessThan(far + 0.01);
+  });
+
+  it("rounds the centroid to 7 decimals and the radius up to the centimetre, without float noise", () => {
+    const s = polygonSummary(poly([[13.4, 52.5], [13.41, 52.5], [13.41, 52.51], [13.4, 52.51], [13.4, 52.5]]));
+    for (const [value, decimals] of [[s.longitude, 7], [s.latitude, 7], [s.radius, 2]] as const) {
+      expect(String(value).split(".")[1]?.length ?? 0).toBeLessThanOrEqual(decimals);
+    }
+    expect(s.longitude).toBe(13.405);
+    const far = Math.max(...[[13.4, 52.5], [13.41, 52.51]].map(([lon, lat]) => haversineMeters(s, at(lon!, lat!))));
+    expect(s.radius).toBeGreaterThanOrEqual(far);
   });
 });
 
@@ -182,5 +205,185 @@ describe("PolygonGeometryInput", () => {
     expect(problems({ type: "Point", coordinates: [0, 0] })[0]).toMatch(/^type: must be "Polygon"/);
     expect(problems({ type: "Polygon", coordinates: [] })).toEqual(["coordinates: must hold at least the outer ring"]);
     expect(problems({ type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]], bbox: [0, 0, 1, 1] })[0]).toMatch(/bbox/);
+  });
+});
+
+describe("PolygonGeometryInput: holes and repeated positions", () => {
+  const square = (x: number, y: number, size: number): [number, number][] => [[x, y], [x + size, y], [x + size, y + size], [x, y + size], [x, y]];
+
+  it("refuses a hole outside the outer ring, naming the hole", () => {
+    expect(problems(poly(square(0, 0, 1), square(5, 5, 1)))).toEqual(["coordinates.1: hole 1 lies outside the outer ring (a hole must be inside it)"]);
+    // Around the outer ring rather than beside it: outside as well.
+    expect(problems(poly(square(1, 1, 1), square(0, 0, 4)))).toEqual(["coordinates.1: hole 1 lies outside the outer ring (a hole must be inside it)"]);
+  });
+
+  it("refuses a hole inside another hole, naming the inner one", () => {
+    expect(problems(poly(square(0, 0, 10), square(1, 1, 6), square(2, 2, 2)))).toEqual(["coordinates.2: hole 2 lies inside hole 1 (holes may not overlap or nest)"]);
+    expect(problems(poly(square(0, 0, 10), square(2, 2, 2), square(1, 1, 6)))).toEqual(["coordinates.1: hole 1 lies inside hole 2 (holes may not overlap or nest)"]);
+    expect(problems(poly(square(0, 0, 10), square(1, 1, 2), square(5, 5, 2)))).toEqual([]);
+  });
+
+  it("names a repeated position as such, not as a crossing", () => {
+    expect(problems(poly([[0, 0], [1, 0], [1, 1], [1, 1], [0, 1], [0, 0]]))).toEqual([
+      "coordinates.0.3: in the outer ring, position [3] repeats position [2] [1, 1]: remove one of them",
+    ]);
+    expect(problems(poly(square(0, 0, 4), [[1, 1], [2, 1], [2, 2], [1, 1], [1, 1]]))).toEqual([
+      "coordinates.1.4: in hole 1, position [4] repeats position [3] [1, 1]: remove one of them",
+    ]);
+  });
+
+  it("refuses a ring that folds back along itself or touches itself", () => {
+    expect(problems(poly([[0, 0], [2, 0], [1, 0], [1, 1], [0, 0]]))).toEqual([
+      "coordinates.0: the outer ring intersects itself at [1, 0]: edge coordinates[0][0]→[1] overlaps edge coordinates[0][1]→[2]",
+    ]);
+    // A figure eight through one shared position.
+    expect(problems(poly([[0, 0], [1, 1], [2, 0], [2, 2], [1, 1], [0, 2], [0, 0]]))[0]).toMatch(
+      /^coordinates\.0: the outer ring intersects itself at \[1, 1\]: edge coordinates\[0\]\[\d\]→\[\d\] touches edge/,
+    );
+  });
+
+  it("gives a computed crossing to 7 decimals, without float noise", () => {
+    const [message] = problems(poly([[13.4, 52.5], [13.41, 52.51], [13.41, 52.5], [13.4, 52.51], [13.4, 52.5]]));
+    expect(message).toMatch(/intersects itself at \[13\.405, 52\.505\]:/);
+  });
+});
+
+/** The positions of the polygon of the report: a 1,334-position shell and 166 holes of 4 positions, 1,998 in all. */
+function manyRings(): [number, number][][] {
+  const shell: [number, number][] = [];
+  for (let i = 0; i < 1333; i++) shell.push([13 + Math.cos((2 * Math.PI * i) / 1333), 52 + Math.sin((2 * Math.PI * i) / 1333)]);
+  shell.push(shell[0]!);
+  const holes: [number, number][][] = [];
+  for (let k = 0; k < 166; k++) {
+    const [x, y] = [12.5 + (k % 13) * 0.07, 51.5 + Math.floor(k / 13) * 0.07];
+    holes.push([[x, y], [x + 0.03, y], [x, y + 0.03], [x, y]]);
+  }
+  return [shell, ...holes];
+}
+
+/** 2,000 positions whose long, nearly parallel edges all overlap in longitude and latitude: no box index helps. */
+function sawtooth(): [number, number][][] {
+  const ring: [number, number][] = [];
+  for (let i = 0; i < 999; i++) ring.push([i * 0.001, 0], [i * 0.001 + 1.0005, 1]);
+  ring.push([1.5, -0.5], [0, 0]);
+  return [ring];
+}
+
+describe("validation cost", () => {
+  const fastest = (geometry: unknown) => {
+    let best = Infinity;
+    // The fastest of ten: what the validation costs, not what a loaded machine's scheduler adds.
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      expect(problems(geometry)).toEqual([]);
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+
+  it("validates 2,000 positions in many rings, or in long overlapping edges, within 50 ms", () => {
+    expect(manyRings().flat().length + sawtooth().flat().length).toBe(1998 + 2000);
+    expect(fastest(poly(...manyRings()))).toBeLessThanOrEqual(50);
+    expect(fastest(poly(...sawtooth()))).toBeLessThanOrEqual(50);
+  });
+});
+
+type Ring = [number, number][];
+
+/** Every pair of edges that meet where they may not, testing each pair: the reference for the sweep. */
+function conflictingPairs(rings: Ring[], orient: (a: number[], b: number[], c: number[]) => number): Set<string> {
+  const edges = rings.flatMap((ring, r) => ring.slice(0, -1).map((p, i) => ({ r, i, p, q: ring[i + 1]!, n: ring.length - 1 })));
+  const on = (a: number[], b: number[], c: number[]) =>
+    orient(a, b, c) === 0 && Math.min(a[0]!, b[0]!) <= c[0]! && c[0]! <= Math.max(a[0]!, b[0]!) && Math.min(a[1]!, b[1]!) <= c[1]! && c[1]! <= Math.max(a[1]!, b[1]!);
+  const out = new Set<string>();
+  for (let x = 0; x < edges.length; x++) {
+    for (let y = x + 1; y < edges.length; y++) {
+      const [a, b] = [edges[x]!, edges[y]!];
+      let meet: boolean;
+      if (a.r === b.r && (b.i - a.i === 1 || b.i - a.i === a.n - 1)) {
+        // Consecutive edges share one position; they conflict only if one's far end lies on the other.
+        const [u, m, v] = b.i - a.i === 1 ? [a.p, a.q, b.q] : [b.p, b.q, a.q];
+        meet = on(u, m, v) || on(m, v, u);
+      } else {
+        const [d1, d2, d3, d4] = [orient(b.p, b.q, a.p), orient(b.p, b.q, a.q), orient(a.p, a.q, b.p), orient(a.p, a.q, b.q)];
+        meet = (Math.sign(d1) * Math.sign(d2) < 0 && Math.sign(d3) * Math.sign(d4) < 0) || on(b.p, b.q, a.p) || on(b.p, b.q, a.q) || on(a.p, a.q, b.p) || on(a.p, a.q, b.q);
+      }
+      if (meet) out.add(`${a.r}.${a.i}/${b.r}.${b.i}`);
+    }
+  }
+  return out;
+}
+
+/** A closed ring from positions: consecutive repeats removed, then closed; null when fewer than 3 remain. */
+function closed(positions: Ring): Ring | null {
+  const ring = positions.filter((p, i) => i === 0 || p[0] !== positions[i - 1]![0] || p[1] !== positions[i - 1]![1]);
+  while (ring.length > 1 && ring[ring.length - 1]![0] === ring[0]![0] && ring[ring.length - 1]![1] === ring[0]![1]) ring.pop();
+  return ring.length >= 3 ? [...ring, ring[0]!] : null;
+}
+
+describe("firstConflict agrees with testing every pair of edges", () => {
+  const agree = (rings: Ring[], orient: (a: number[], b: number[], c: number[]) => number) => {
+    const reference = conflictingPairs(rings, orient);
+    const found = firstConflict(rings);
+    if (found === null) expect(reference.size, `missed one of ${[...reference].join(", ")}`).toBe(0);
+    else expect(reference.has(`${found[0].ring}.${found[0].edge}/${found[1].ring}.${found[1].edge}`), JSON.stringify(found)).toBe(true);
+  };
+  const rings = (coordinate: fc.Arbitrary<number>, maxLength: number) =>
+    fc.array(fc.array(fc.tuple(coordinate, coordinate), { minLength: 3, maxLength }), { minLength: 1, maxLength: 3 })
+      .map((raw) => raw.map(closed).filter((r): r is Ring => r !== null))
+      .filter((r) => r.length > 0);
+
+  it("on a small grid, where edges often touch, overlap and pass through positions (exact integer reference)", () => {
+    const exact = (a: number[], b: number[], c: number[]) => (b[0]! - a[0]!) * (c[1]! - a[1]!) - (b[1]! - a[1]!) * (c[0]! - a[0]!);
+    fc.assert(fc.property(rings(fc.integer({ min: 0, max: 5 }), 9), (r) => agree(r, exact)), { numRuns: 3000 });
+  });
+
+  it("on star-shaped rings around a point, mostly simple", () => {
+    const star = fc.array(fc.tuple(fc.integer({ min: 0, max: 359 }), fc.integer({ min: 1, max: 4 })), { minLength: 3, maxLength: 16 }).map((spokes) =>
+      closed([...spokes].sort((a, b) => a[0] - b[0]).map(([deg, r]): [number, number] => [Math.round(r * 3 * Math.cos((deg * Math.PI) / 180)), Math.round(r * 3 * Math.sin((deg * Math.PI) / 180))])),
+    );
+    const exact = (a: number[], b: number[], c: number[]) => (b[0]! - a[0]!) * (c[1]! - a[1]!) - (b[1]! - a[1]!) * (c[0]! - a[0]!);
+    fc.assert(
+      fc.property(fc.array(star, { minLength: 1, maxLength: 3 }), (raw) => {
+        const r = raw.filter((x): x is Ring => x !== null);
+        if (r.length > 0) agree(r, exact);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("on real-valued coordinates, with no subnormal differences (robust orient2d reference)", () => {
+    const robust = (a: number[], b: number[], c: number[]) => orient2d(a[0]!, a[1]!, b[0]!, b[1]!, c[0]!, c[1]!);
+    fc.assert(fc.property(rings(fc.double({ min: -1, max: 1, noNaN: true }).map((x) => 13 + x), 12), (r) => agree(r, robust)), { numRuns: 1000 });
+  });
+
+  it("places holes as testing each hole against every ring does", () => {
+    const star = fc.array(fc.tuple(fc.integer({ min: 0, max: 359 }), fc.integer({ min: 2, max: 6 })), { minLength: 3, maxLength: 12 }).map((spokes) =>
+      closed([...spokes].sort((a, b) => a[0] - b[0]).map(([deg, r]): [number, number] => [Math.round(r * 4 * Math.cos((deg * Math.PI) / 180)), Math.round(r * 4 * Math.sin((deg * Math.PI) / 180))])),
+    );
+    // Squares around points near the centre: often inside the outer ring, sometimes around one another.
+    const square = fc.tuple(fc.integer({ min: -6, max: 6 }), fc.integer({ min: -6, max: 6 }), fc.integer({ min: 1, max: 6 })).map(
+      ([x, y, d]): Ring => [[x - d, y - d], [x + d, y - d], [x + d, y + d], [x - d, y + d], [x - d, y - d]],
+    );
+    fc.assert(
+      fc.property(star, fc.array(square, { minLength: 1, maxLength: 5 }), (shell, holes) => {
+        const rings = [shell, ...holes].filter((r): r is Ring => r !== null);
+        if (rings.length !== holes.length + 1 || firstConflict(rings) !== null || polygonIssues(rings).some((i) => !/^hole \d+ lies/.test(i.message))) return;
+        const expected = holes.flatMap((hole, k) => {
+          const h = k + 1;
+          if (pointInPolygon(hole[0]!, [shell!]) !== true) return [`${h}: hole ${h} lies outside the outer ring (a hole must be inside it)`];
+          const around = holes.findIndex((other, g) => g !== k && pointInPolygon(hole[0]!, [other]) === true);
+          return around < 0 ? [] : [`${h}: hole ${h} lies inside hole ${around + 1} (holes may not overlap or nest)`];
+        });
+        expect(polygonIssues(rings).map((i) => `${i.path[1]}: ${i.message}`)).toEqual(expected);
+      }),
+      { numRuns: 8000 },
+    );
+  });
+
+  it("finds nothing in the valid polygons above, and the same verdict through polygonIssues", () => {
+    expect(firstConflict(manyRings())).toBeNull();
+    expect(firstConflict(sawtooth())).toBeNull();
+    expect(polygonIssues(sawtooth())).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newAccount, type ApiResponse, type TestAccount } from "../harness/client";
+import { newAccount, request, type ApiResponse, type TestAccount } from "../harness/client";
 import { securitySuite } from "../harness/security";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -229,6 +229,82 @@ describe("geofences: polygons", () => {
     const back = await a.api("PATCH", `/geofences/${g.id}`, { shape: "polygon", geometry: outer });
     expect(back.body).toMatchObject({ shape: "polygon", geometry: outer });
     expect(back.body.latitude).toBeCloseTo(52.515, 3);
+  });
+});
+
+/** 1,998 positions: a shell of 1,334 around (lon, lat) and 166 holes of 4 positions inside it. */
+function manyRings(lon: number, lat: number): number[][][] {
+  const shell: number[][] = [];
+  for (let i = 0; i < 1333; i++) shell.push([lon + 0.01 * Math.cos((2 * Math.PI * i) / 1333), lat + 0.01 * Math.sin((2 * Math.PI * i) / 1333)]);
+  shell.push(shell[0]!);
+  const holes: number[][][] = [];
+  for (let k = 0; k < 166; k++) {
+    const [x, y] = [lon - 0.005 + (k % 13) * 0.0007, lat - 0.005 + Math.floor(k / 13) * 0.0007];
+    holes.push([[x, y], [x + 0.0003, y], [x, y + 0.0003], [x, y]]);
+  }
+  return [shell, ...holes];
+}
+
+describe("geofences: polygon rings", () => {
+  const unit = [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]];
+
+  it("refuses a hole outside the outer ring, and a hole inside another, naming the ring", async () => {
+    const a = await newAccount();
+    const create = (coordinates: unknown) => a.api("POST", "/geofences", { name: "x", shape: "polygon", geometry: { type: "Polygon", coordinates } });
+    expectInvalid(await create([unit, [[5, 5], [6, 5], [6, 6], [5, 6], [5, 5]]]), ["geometry.coordinates[1]: hole 1 lies outside the outer ring"]);
+    const big = [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]];
+    const hole = [[1, 1], [7, 1], [7, 7], [1, 7], [1, 1]];
+    const inner = [[2, 2], [4, 2], [4, 4], [2, 4], [2, 2]];
+    expectInvalid(await create([big, hole, inner]), ["geometry.coordinates[2]: hole 2 lies inside hole 1"]);
+    const g = (await a.api("POST", "/geofences", { name: "Block", shape: "polygon", geometry: POLYGON })).body;
+    expectInvalid(await a.api("PATCH", `/geofences/${g.id}`, { geometry: { type: "Polygon", coordinates: [unit, [[5, 5], [6, 5], [6, 6], [5, 6], [5, 5]]] } }), [
+      "geometry.coordinates[1]: hole 1 lies outside the outer ring",
+    ]);
+    expect((await a.api("GET", "/geofences")).body.data.map((f: { id: string }) => f.id)).toEqual([g.id]);
+  });
+
+  it("names a repeated position as such", async () => {
+    const a = await newAccount();
+    const res = await a.api("POST", "/geofences", {
+      name: "x",
+      shape: "polygon",
+      geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [1, 1], [0, 1], [0, 0]]] },
+    });
+    expectInvalid(res, ["geometry.coordinates[0][3]: in the outer ring, position [3] repeats position [2] [1, 1]"]);
+    expect(res.body.error.message).not.toContain("crosses");
+  });
+
+  it("gives a polygon's centroid to 7 decimals and its radius to the centimetre", async () => {
+    const a = await newAccount();
+    const res = await a.api("POST", "/geofences", { name: "Block", shape: "polygon", geometry: POLYGON });
+    expect(res.status, res.text).toBe(201);
+    const decimals = (n: number) => String(n).split(".")[1]?.length ?? 0;
+    expect(decimals(res.body.latitude)).toBeLessThanOrEqual(7);
+    expect(decimals(res.body.longitude)).toBeLessThanOrEqual(7);
+    expect(decimals(res.body.radius)).toBeLessThanOrEqual(2);
+  });
+
+  it("ten polygons of 2,000 positions created and replaced at once leave /api/health answering within 50 ms", async () => {
+    const a = await newAccount();
+    const geometries = Array.from({ length: 10 }, (_, i) => ({ type: "Polygon", coordinates: manyRings(13.3 + i * 0.03, 52.5) }));
+    const slowest = async <T>(work: Promise<T>) => {
+      let [done, worst] = [false, 0];
+      const settled = work.finally(() => (done = true));
+      while (!done) {
+        const started = performance.now();
+        expect((await request("GET", "/api/health")).status).toBe(200);
+        worst = Math.max(worst, performance.now() - started);
+      }
+      return { result: await settled, worst };
+    };
+    const created = await slowest(Promise.all(geometries.map((geometry, i) => a.api("POST", "/geofences", { name: `g${i}`, shape: "polygon", geometry }))));
+    for (const res of created.result) expect(res.status, res.text.slice(0, 300)).toBe(201);
+    const replaced = await slowest(
+      Promise.all(created.result.map((res, i) => a.api("PATCH", `/geofences/${res.body.id}`, { geometry: geometries[(i + 1) % 10] }))),
+    );
+    for (const res of replaced.result) expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(created.worst, "slowest /api/health while creating").toBeLessThan(50);
+    expect(replaced.worst, "slowest /api/health while replacing").toBeLessThan(50);
   });
 });
 
