@@ -30,7 +30,8 @@ export function wanted(type: string, account: AccountRef, prefetched: Prefetched
  * The one way events enter the system. Records the recorded types in the caller's transaction (on every plan, with
  * their payloads), then hands every event to the consumers in the same transaction (the webhook fan-out, whose
  * deliveries carry the event's id): one statement for the events and the consumers' writes issued right behind it,
- * one round trip. Call eventsCommitted with the result after the transaction commits.
+ * one round trip. The events become the Recording's (each is given its id). Call eventsCommitted with the result
+ * after the transaction commits.
  */
 export async function recordEvents(tx: Tx, account: AccountRef, produced: readonly ProducedEvent[], prefetched: Prefetched = {}): Promise<Recording> {
   if (produced.length === 0) return { events: [], started: {} };
@@ -53,7 +54,11 @@ export async function recordEvents(tx: Tx, account: AccountRef, produced: readon
         payload: e.payload,
       });
     }
-    recorded.push({ ...e, id, accountId: account.id });
+    // The producer's own object, given its id (no copy per event: location.updated makes one per point).
+    const r = e as RecordedEvent;
+    r.id = id;
+    r.accountId = account.id;
+    recorded.push(r);
   }
   // Issued together: the events' insert goes out first, the consumers' writes that reference them behind it.
   const [, ...counts] = await Promise.all([insertUnnested(tx, events, rows), ...CONSUMERS.map((c) => c.consume(tx, account, recorded, prefetched))]);
