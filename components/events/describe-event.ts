@@ -1,3 +1,4 @@
+import { eventLabel } from "@/lib/events/registry";
 import type { Event } from "@/lib/events/schemas";
 
 // How the dashboard words a recorded event: the events page, a trackable's timeline and a geofence's activity.
@@ -39,6 +40,9 @@ export function describeEvent(e: Event, names: ReadonlyMap<string, string>): { l
       return { label: "Battery low", color: "yellow", detail: "" };
     case "device.status_changed":
       return describeStatus(e.status);
+    default:
+      // A type without wording of its own here: its registry label.
+      return { label: eventLabel(e.type), color: "gray", detail: "" };
   }
 }
 
