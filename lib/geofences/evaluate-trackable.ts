@@ -13,8 +13,6 @@ import { transitionEvent } from "./transition-events";
 // points against the geofences (fence-round.ts), produce the events of transitions, status, battery and locations in
 // the order they happened, and hand them to lib/events, which records them and lets its consumers react.
 
-export { createTrackableStates } from "./round-state";
-
 /** Points evaluated per round at most, over all of its trackables; a trackable with more pending continues in another round. */
 export const EVALUATION_BATCH = 2000;
 

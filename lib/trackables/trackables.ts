@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { locations, trackables, type LocationRow, type TrackableRow } from "@/lib/db/schema";
-import { createTrackableStates } from "@/lib/geofences/evaluate-trackable";
+import { createTrackableStates } from "@/lib/geofences/round-state";
 import { eventsCommitted } from "@/lib/events/record";
 import { exitAllOnTrackableDelete } from "@/lib/geofences/synthetic";
 import { notFound } from "@/lib/http/errors";
