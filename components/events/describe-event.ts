@@ -19,7 +19,7 @@ export function duration(seconds: number): string {
 }
 
 /** device.status_changed: "Came online" (with what it was before) or "Went offline", from the recorded change. */
-function describeStatus(status: Event["status"]): { label: string; color: EventBadgeColor; detail: string } {
+function describeStatus(status: Event["status"] | undefined): { label: string; color: EventBadgeColor; detail: string } {
   if (!status) return { label: "Status", color: "gray", detail: "came online or went offline" };
   if (status.current === "online") return { label: "Came online", color: "green", detail: `(was ${status.previous})` };
   return { label: "Went offline", color: "red", detail: status.previous === "online" ? "" : `(was ${status.previous})` };

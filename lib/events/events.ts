@@ -6,9 +6,8 @@ import { notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import type { Event, EventListQuery } from "./schemas";
 
-/** device.status_changed: the status change its payload carried (null for events recorded before payloads were kept). */
+/** device.status_changed: the change its payload carried (null on one recorded before payloads were kept). */
 function statusOf(row: EventRow): Event["status"] {
-  if (row.type !== "device.status_changed") return null;
   const status = row.payload?.status as Event["status"] | undefined;
   return status ? { previous: status.previous, current: status.current } : null;
 }
@@ -24,7 +23,7 @@ export function serializeEvent(row: EventRow): Event {
     reason: row.reason,
     durationSeconds: row.durationSeconds,
     confidence: row.confidence,
-    status: statusOf(row),
+    ...(row.type === "device.status_changed" && { status: statusOf(row) }),
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -45,10 +45,10 @@ export const Event = z
         "For an entry or exit caused by a point: high when the point's accuracy circle lies wholly on the event's side of " +
         "the boundary, low when it crosses the boundary, null when the accuracy is unknown. null for every other event.",
     }),
-    status: DeviceStatusChange.nullable().meta({
+    status: DeviceStatusChange.nullable().optional().meta({
       description:
-        "device.status_changed: the status before and after (`previous` is offline for a device never seen before), " +
-        "as its webhook payload says; null for every other type (and for status changes recorded before this was kept)",
+        "Only on device.status_changed (absent on every other type): the status before and after, as its webhook " +
+        "payload says (`previous` is offline for a device never seen before); null on one recorded before this was kept",
       example: { previous: "offline", current: "online" },
     }),
     createdAt: Timestamp,
