@@ -2,7 +2,7 @@ import Form from "next/form";
 import { Button, ButtonLink, cx, inputClass } from "@/components/ui";
 import { FilterSelect } from "@/components/ui/list-controls";
 import { LocalDateTimeInput } from "@/components/ui/local-datetime-input";
-import { EVENT_TYPES } from "@/lib/db/schema/events";
+import { recordedTypeOptions, type RecordedEventType } from "@/lib/events/registry";
 
 export interface EventFilterValues {
   trackableId?: string;
@@ -12,13 +12,9 @@ export interface EventFilterValues {
   to?: string;
 }
 
-export const EVENT_TYPE_LABELS: Record<(typeof EVENT_TYPES)[number], string> = {
-  "geofence.entry": "Entered a geofence",
-  "geofence.exit": "Left a geofence",
-  "geofence.dwell": "Dwelling in a geofence",
-  "battery.low": "Battery low",
-  "device.status_changed": "Came online / went offline",
-};
+// The registry's recorded types, each with its label.
+const TYPE_OPTIONS = recordedTypeOptions();
+export const EVENT_TYPE_LABELS = Object.fromEntries(TYPE_OPTIONS) as Record<RecordedEventType, string>;
 
 // The events page's filters: a plain GET form, so every view is a shareable URL. The time bounds are typed in the
 // viewer's zone and sent as UTC instants (LocalDateTimeInput).
@@ -36,7 +32,7 @@ export function EventFilters({
     <Form action="/events" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3 lg:items-end" aria-label="Filter events">
       <FilterSelect id="events-trackableId" className="min-w-0" name="trackableId" label="Trackable" value={values.trackableId} options={trackables.map((t) => [t.id, t.name])} />
       <FilterSelect id="events-geofenceId" className="min-w-0" name="geofenceId" label="Geofence" value={values.geofenceId} options={geofences.map((g) => [g.id, g.name])} />
-      <FilterSelect id="events-type" className="min-w-0" name="type" label="Type" value={values.type} options={EVENT_TYPES.map((t) => [t, EVENT_TYPE_LABELS[t]])} />
+      <FilterSelect id="events-type" className="min-w-0" name="type" label="Type" value={values.type} options={TYPE_OPTIONS} />
       <div className="min-w-0">
         <label htmlFor="events-from" className="block text-xs font-medium text-slate-700">
           From

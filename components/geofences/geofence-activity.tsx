@@ -5,6 +5,7 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { geofenceActivityAction } from "@/app/(dashboard)/geofences/actions";
+import { describeFenceEvent } from "@/components/events/describe-event";
 import { Alert, Badge, Card, Time } from "@/components/ui";
 import type { Event } from "@/lib/events/schemas";
 import type { Occupant } from "@/lib/geofences/schemas";
@@ -18,33 +19,6 @@ interface Activity {
 
 // Within 5 s of a change, as the rest of the dashboard; never in a hidden tab.
 const REFRESH_MS = 5_000;
-
-const REASONS: Record<string, string> = {
-  geofence_deleted: "the geofence was deleted",
-  unassigned: "it was unassigned from this geofence",
-  trackable_deleted: "the trackable was deleted",
-  geofence_changed: "the geofence was reshaped",
-};
-
-function duration(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  return `${(seconds / 3600).toLocaleString("en", { maximumFractionDigits: 1 })} h`;
-}
-
-function describe(e: Event): { label: string; color: "green" | "gray" | "blue" | "yellow"; detail: string } {
-  const why = e.reason && REASONS[e.reason] ? ` because ${REASONS[e.reason]}` : "";
-  switch (e.type) {
-    case "geofence.entry":
-      return { label: "Entered", color: "green", detail: why };
-    case "geofence.exit":
-      return { label: "Left", color: "gray", detail: `${e.durationSeconds != null ? ` after ${duration(e.durationSeconds)}` : ""}${why}` };
-    case "geofence.dwell":
-      return { label: "Dwelling", color: "blue", detail: `, inside for ${duration(e.durationSeconds ?? 0)}` };
-    default:
-      return { label: e.type, color: "yellow", detail: "" };
-  }
-}
 
 export function GeofenceActivity({ geofenceId, version }: { geofenceId: string; version: string }) {
   const [activity, setActivity] = useState<Activity | null>(null);
@@ -114,7 +88,7 @@ export function GeofenceActivity({ geofenceId, version }: { geofenceId: string; 
       ) : (
         <ol className="mt-2 space-y-2 border-l border-slate-200 pl-4" aria-label="Recent events of this geofence">
           {activity.events.map((e) => {
-            const d = describe(e);
+            const d = describeFenceEvent(e);
             return (
               <li key={e.id} className="relative text-sm" data-testid="geofence-event" data-type={e.type}>
                 <span className="absolute top-1.5 -left-[21px] h-2 w-2 rounded-full bg-slate-400" aria-hidden />

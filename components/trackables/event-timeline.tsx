@@ -1,39 +1,10 @@
 import Link from "next/link";
+import { describeEvent } from "@/components/events/describe-event";
 import { Badge, Card, Time } from "@/components/ui";
 import type { Event } from "@/lib/events/schemas";
 import type { TrackableGeofence } from "@/lib/geofences/schemas";
 
 // The trackable page's "Geofences" card: the fences it is inside now and its recorded events, newest first.
-
-const REASONS: Record<string, string> = {
-  geofence_deleted: "the geofence was deleted",
-  unassigned: "it was unassigned from the geofence",
-  trackable_deleted: "the trackable was deleted",
-  geofence_changed: "the geofence was reshaped",
-};
-
-export function describeEvent(e: Event, names: ReadonlyMap<string, string>): { label: string; color: "green" | "gray" | "blue" | "yellow" | "red"; detail: string } {
-  const fence = e.geofenceId ? (names.get(e.geofenceId) ?? "a deleted geofence") : "";
-  const why = e.reason && REASONS[e.reason] ? ` (${REASONS[e.reason]})` : "";
-  switch (e.type) {
-    case "geofence.entry":
-      return { label: "Entered", color: "green", detail: `${fence}${why}` };
-    case "geofence.exit":
-      return { label: "Left", color: "gray", detail: `${fence}${why}${e.durationSeconds != null ? ` after ${duration(e.durationSeconds)}` : ""}` };
-    case "geofence.dwell":
-      return { label: "Dwelling", color: "blue", detail: `${fence}, inside for ${duration(e.durationSeconds ?? 0)}` };
-    case "battery.low":
-      return { label: "Battery low", color: "yellow", detail: "" };
-    default:
-      return { label: "Status", color: "gray", detail: "came online or went offline" };
-  }
-}
-
-export function duration(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  return `${(seconds / 3600).toLocaleString("en", { maximumFractionDigits: 1 })} h`;
-}
 
 export function EventTimeline({
   inside,

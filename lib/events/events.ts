@@ -1,42 +1,15 @@
 import { and, desc, eq, gte, lt, lte, or } from "drizzle-orm";
 import { z } from "zod";
-import { exec, type AccountRef, type Ctx } from "@/lib/context";
-import { insertUnnested } from "@/lib/db/bulk";
-import type { Tx } from "@/lib/db/client";
-import { newId } from "@/lib/db/ids";
-import { events, type EventRow, type NewEventRow } from "@/lib/db/schema";
+import { exec, type Ctx } from "@/lib/context";
+import { events, type EventRow } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
-import { fanOut, type Endpoint, type OutgoingEvent } from "@/lib/webhooks/fan-out";
 import type { Event, EventListQuery } from "./schemas";
 
-/** Something that happened: its record (null for location.updated, which is not recorded) and what is delivered. */
-export interface Happening {
-  record: Omit<NewEventRow, "id" | "accountId" | "createdAt"> | null;
-  outgoing: OutgoingEvent | null;
-}
-
-/**
- * Records the events in the caller's transaction (on every plan), then makes their deliveries from the records: each
- * delivery carries its event's id. Returns the number of deliveries started.
- */
-export async function recordAndDeliver(
-  tx: Tx,
-  account: AccountRef,
-  happenings: readonly Happening[],
-  /** The account's enabled endpoints when the caller has read them already (fanOut reads them otherwise). */
-  endpoints?: Endpoint[],
-): Promise<number> {
-  const rows: NewEventRow[] = [];
-  const outgoing: OutgoingEvent[] = [];
-  for (const h of happenings) {
-    const eventId = h.record ? newId() : undefined;
-    if (h.record) rows.push({ ...h.record, id: eventId, accountId: account.id });
-    if (h.outgoing) outgoing.push({ ...h.outgoing, eventId });
-  }
-  // Issued together: the events' insert goes out first, the deliveries that reference them behind it.
-  const [, deliveries] = await Promise.all([insertUnnested(tx, events, rows), fanOut(tx, account, outgoing, endpoints)]);
-  return deliveries;
+/** device.status_changed: the change its payload carried (null on one recorded before payloads were kept). */
+function statusOf(row: EventRow): Event["status"] {
+  const status = row.payload?.status as Event["status"] | undefined;
+  return status ? { previous: status.previous, current: status.current } : null;
 }
 
 export function serializeEvent(row: EventRow): Event {
@@ -50,6 +23,7 @@ export function serializeEvent(row: EventRow): Event {
     reason: row.reason,
     durationSeconds: row.durationSeconds,
     confidence: row.confidence,
+    ...(row.type === "device.status_changed" && { status: statusOf(row) }),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -89,7 +63,4 @@ export async function getEvent({ ctx, id }: { ctx: Ctx; id: string }): Promise<E
   if (!row) throw notFound("Event", id);
   return serializeEvent(row);
 }
-
-/** Whole seconds between two instants (never negative). */
-export const wholeSeconds = (from: Date, to: Date): number => Math.max(0, Math.floor((to.getTime() - from.getTime()) / 1000));
 

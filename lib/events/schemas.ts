@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { EVENT_REASONS, EVENT_TYPES } from "@/lib/db/schema/events";
+import { EVENT_REASONS } from "@/lib/db/schema/events";
 import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
 import { Id, Timestamp, TimestampInput } from "@/lib/schemas/common";
+import { RECORDED_EVENT_TYPES } from "./registry";
+import { DeviceStatusChange } from "./types/device-status";
 
 const Uuid = (what: string) => z.uuid({ error: `must be a ${what} id (UUID)` }).overwrite((s) => s.toLowerCase());
 
-export const EventType = z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(", ")}` }).meta({
+export const EventType = z.enum(RECORDED_EVENT_TYPES, { error: `must be one of ${RECORDED_EVENT_TYPES.join(", ")}` }).meta({
   description: "What happened",
   example: "geofence.entry",
 });
@@ -13,7 +15,7 @@ export const EventType = z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TY
 export const Event = z
   .object({
     id: Id.meta({ description: "Event id; deliveries of it carry it as eventId" }),
-    type: z.enum(EVENT_TYPES).meta({ description: "What happened", example: "geofence.entry" }),
+    type: z.enum(RECORDED_EVENT_TYPES).meta({ description: "What happened", example: "geofence.entry" }),
     trackableId: Id,
     geofenceId: Id.nullable().meta({ description: "The geofence of a geofence.* event; null for the others" }),
     occurredAt: Timestamp.meta({
@@ -43,6 +45,12 @@ export const Event = z
         "For an entry or exit caused by a point: high when the point's accuracy circle lies wholly on the event's side of " +
         "the boundary, low when it crosses the boundary, null when the accuracy is unknown. null for every other event.",
     }),
+    status: DeviceStatusChange.nullable().optional().meta({
+      description:
+        "Only on device.status_changed (absent on every other type): the status before and after, as its webhook " +
+        "payload says (`previous` is offline for a device never seen before); null on one recorded before this was kept",
+      example: { previous: "offline", current: "online" },
+    }),
     createdAt: Timestamp,
   })
   .meta({ id: "Event" });
@@ -60,3 +68,16 @@ export const EventListQuery = z.object({
 export type EventListQuery = z.infer<typeof EventListQuery>;
 
 export const EventPage = pageOf(Event, "EventPage");
+
+export const EventTypeInfo = z
+  .object({
+    type: z.string().meta({ description: "The event type's name, as in `Event.type`, webhook subscriptions and payloads' `event`", example: "geofence.entry" }),
+    label: z.string().meta({ description: "A short label for lists and filters", example: "Entered a geofence" }),
+    description: z.string().meta({ description: "What happened", example: "A trackable entered a geofence" }),
+    recorded: z.boolean().meta({ description: "Whether the events log keeps it (GET /events); location.updated is delivered only" }),
+  })
+  .meta({ id: "EventType" });
+export type EventTypeInfo = z.infer<typeof EventTypeInfo>;
+
+export const EventTypeList = z.object({ data: z.array(EventTypeInfo) }).meta({ id: "EventTypeList" });
+export type EventTypeList = z.infer<typeof EventTypeList>;

@@ -4,7 +4,9 @@ import type { Executor } from "@/lib/db/client";
 import { accounts, geofences, geofenceTrackables } from "@/lib/db/schema";
 import { fenceColumns, type FenceCandidate } from "./candidates";
 import type { LatLon } from "./evaluation";
-import type { Previous } from "@/lib/webhooks/rotation";
+
+/** A geofence webhook's previous secret and its expiry, kept while a rotation may still overlap. */
+export type PreviousSecret = { secret: string; expiresAt: Date } | null;
 
 // An account's geofences held in this process's memory for evaluation, keyed by the account's geofences_version: every
 // change to a geofence or to its assignments bumps that counter in the same transaction (bumpGeofencesVersion), and
@@ -36,7 +38,7 @@ export interface AccountFences {
    * Each fence's webhook's previous secret during a rotation (it bumps the version): its deliveries carry it while
    * the overlap lasts (activePrevious), with no look-up per event. Not in `fences`, which go into payloads.
    */
-  previousSecrets: Map<string, Previous>;
+  previousSecrets: Map<string, PreviousSecret>;
 }
 
 /** The rectangles of a box (boxOf), [minLon, minLat, maxLon, maxLat] each, split where it crosses the antimeridian. */
@@ -140,7 +142,7 @@ export async function accountFences(db: Executor, accountId: string, version: nu
       set.add(r.trackableId);
     }
   }
-  const previousSecrets = new Map<string, Previous>();
+  const previousSecrets = new Map<string, PreviousSecret>();
   for (const r of rows) if (r.previousSecret && r.previousSecretExpiresAt) previousSecrets.set(r.id, { secret: r.previousSecret, expiresAt: r.previousSecretExpiresAt });
   const position = new Map(fences.map((f, i) => [f.id, i]));
   const loaded: AccountFences = { accountId, version, fences, position, all, forAll: all.every(Boolean), assigned, ...indexOf(fences), previousSecrets };

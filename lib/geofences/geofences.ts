@@ -8,10 +8,10 @@ import { planRequired } from "@/lib/http/handler";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { shapeIssues, type CreateGeofenceInput, type Geofence, type GeofenceListQuery, type NotificationType, type UpdateGeofenceInput } from "./schemas";
 import { occupantCounts } from "./occupancy";
+import { eventsCommitted, type Recording } from "@/lib/events/record";
 import { exitAllOnDelete, exitUnassigned, reevaluateOnReshape } from "./synthetic";
 import { bumpGeofencesVersion } from "./fence-cache";
 import { polygonSummary, type PolygonGeometry } from "./shapes";
-import { wakeDeliveries } from "@/lib/webhooks/fan-out";
 
 /** The API shape: the secret never leaves the server, only whether one is set. */
 export function serializeGeofence(row: GeofenceRow, assigned: string[], occupantCount: number): Geofence {
@@ -236,7 +236,7 @@ export async function getGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promis
  * and the replacement of the assignment happen in one transaction, with the row locked against concurrent patches.
  */
 export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateGeofenceInput }): Promise<Geofence> {
-  let deliveries = 0;
+  const recordings: Recording[] = [];
   const updated = await guardExternalId(input.externalId, () => withTransaction(ctx, async (tx) => {
     // NO KEY UPDATE, not UPDATE: an evaluation inserting a membership of this geofence (a foreign key: KEY SHARE) must
     // not wait for us while we wait for its trackable's state row (synthetic transitions below lock those).
@@ -287,7 +287,7 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
     // Synthetic transitions, at the moment of the change: trackables no longer assigned leave; after a change of
     // shape, position or size, each trackable it applies to is decided again at its last evaluated location.
     if (trackableIds !== undefined) {
-      deliveries += await exitUnassigned(tx.tx, tx.account, row!, trackableIds);
+      recordings.push(await exitUnassigned(tx.tx, tx.account, row!, trackableIds));
       await replaceAssignments(tx, id, trackableIds);
     }
     const moved =
@@ -298,19 +298,19 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
       JSON.stringify(row!.geometry) !== JSON.stringify(current.geometry);
     if (moved) {
       const assigned = row!.allTrackables ? null : new Set((await assignmentsOf(tx, [row!])).get(id) ?? []);
-      deliveries += await reevaluateOnReshape(tx.tx, tx.account, row!, (trackableId) => assigned === null || assigned.has(trackableId));
+      recordings.push(await reevaluateOnReshape(tx.tx, tx.account, row!, (trackableId) => assigned === null || assigned.has(trackableId)));
     }
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
     const [geofence] = await serializeAll(tx, [row!]);
     return geofence!;
   }));
-  if (deliveries > 0) wakeDeliveries();
+  eventsCommitted(...recordings);
   return updated;
 }
 
 /** Deletes the geofence and its assignments; every trackable inside it exits first (reason geofence_deleted). */
 export async function deleteGeofence({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const deliveries = await withTransaction(ctx, async (tx) => {
+  const recording = await withTransaction(ctx, async (tx) => {
     const [row] = await exec(tx).select().from(geofences).where(ownedBy(tx, id));
     if (!row) throw notFound("Geofence", id);
     const sent = await exitAllOnDelete(tx.tx, tx.account, row);
@@ -319,5 +319,5 @@ export async function deleteGeofence({ ctx, id }: { ctx: Ctx; id: string }): Pro
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
     return sent;
   });
-  if (deliveries > 0) wakeDeliveries();
+  eventsCommitted(recording);
 }

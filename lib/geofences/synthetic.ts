@@ -3,13 +3,16 @@ import type { AccountRef } from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
 import { geofenceMemberships, geofencePendingCrossings, geofences, locations, trackableStates, trackables, type GeofenceRow } from "@/lib/db/schema";
 import type { EventReason } from "@/lib/db/schema/events";
-import { recordAndDeliver, wholeSeconds, type Happening } from "@/lib/events/events";
-import { beaconOf, geofenceEventPayload, locationOf } from "@/lib/webhooks/payloads";
+import { beaconOf, geofenceEventPayload, locationOf } from "@/lib/events/payloads";
+import type { ProducedEvent } from "@/lib/events/produced";
+import { recordEvents, type Recording } from "@/lib/events/record";
+import { wholeSeconds } from "@/lib/events/time";
 import { contains, metresOutsideFence } from "./evaluation";
 
 // Synthetic transitions: a trackable inside a geofence leaves it (or, on a reshape, enters it) at the moment of a
-// change to the geofence or the trackable, not because of a location. Recorded and delivered like any other event,
-// to the geofence's webhook as configured at that moment; the payload carries one more field, `reason`.
+// change to the geofence or the trackable, not because of a location. Recorded and delivered like any other event
+// (lib/events), to the geofence's webhook as configured at that moment; the payload carries one more field, `reason`.
+// Each verb returns its Recording, for the caller to hand to eventsCommitted after its commit.
 
 type Reason = Extract<EventReason, "geofence_deleted" | "unassigned" | "trackable_deleted" | "geofence_changed">;
 
@@ -25,11 +28,11 @@ async function lockTrackables(tx: Tx, trackableIds: string[]) {
 }
 
 /**
- * Emits the changes for one geofence (its row as it is at this moment), updates the memberships to match and drops
- * pending crossings. Returns the number of deliveries started (the caller wakes the runner after its commit).
+ * The events of the changes for one geofence (its row as it is at this moment); updates the memberships to match and
+ * drops pending crossings.
  */
-async function emit(tx: Tx, account: AccountRef, fence: GeofenceRow, changes: Change[], reason: Reason, now: Date): Promise<number> {
-  if (changes.length === 0) return 0;
+async function transitionsOf(tx: Tx, fence: GeofenceRow, changes: Change[], reason: Reason, now: Date): Promise<ProducedEvent[]> {
+  if (changes.length === 0) return [];
   const ids = changes.map((c) => c.trackableId);
   const rows = await tx
     .select({ trackable: { id: trackables.id, name: trackables.name, type: trackables.type }, location: locations })
@@ -44,7 +47,7 @@ async function emit(tx: Tx, account: AccountRef, fence: GeofenceRow, changes: Ch
     .where(and(eq(geofenceMemberships.geofenceId, fence.id), inArray(geofenceMemberships.trackableId, ids)));
   const enteredAt = new Map(members.map((m) => [m.trackableId, m.enteredAt]));
 
-  const happenings: Happening[] = [];
+  const produced: ProducedEvent[] = [];
   const entries: { trackableId: string; geofenceId: string; locationId: string; enteredAt: Date }[] = [];
   for (const change of changes) {
     const row = byId.get(change.trackableId);
@@ -52,25 +55,18 @@ async function emit(tx: Tx, account: AccountRef, fence: GeofenceRow, changes: Ch
     const location = row.location ? locationOf(row.location) : null;
     const type = change.kind === "entry" ? "geofence.entry" : "geofence.exit";
     const since = enteredAt.get(change.trackableId);
-    happenings.push({
-      record: {
-        type,
-        trackableId: change.trackableId,
-        geofenceId: fence.id,
-        occurredAt: now,
-        location,
-        reason,
-        durationSeconds: change.kind === "exit" && since ? wholeSeconds(since, now) : null,
-        confidence: null,
-      },
-      outgoing: location
-        ? {
-            event: type,
-            trackableId: change.trackableId,
-            geofence: fence,
-            payload: { ...geofenceEventPayload(type, fence, beaconOf(row.trackable), location), occurred_at: now.toISOString(), reason },
-          }
-        : null,
+    produced.push({
+      type,
+      trackableId: change.trackableId,
+      geofenceId: fence.id,
+      occurredAt: now,
+      location,
+      reason,
+      durationSeconds: change.kind === "exit" && since ? wholeSeconds(since, now) : null,
+      confidence: null,
+      // Without an evaluated location there is no payload to send: the event is recorded only.
+      payload: location ? { ...geofenceEventPayload(type, fence, beaconOf(row.trackable), location), occurred_at: now.toISOString(), reason } : null,
+      geofence: { id: fence.id, notificationType: fence.notificationType, webhookUrl: fence.webhookUrl, webhookSecret: fence.webhookSecret },
     });
     if (change.kind === "entry" && row.location) {
       entries.push({ trackableId: change.trackableId, geofenceId: fence.id, locationId: row.location.id, enteredAt: now });
@@ -82,7 +78,7 @@ async function emit(tx: Tx, account: AccountRef, fence: GeofenceRow, changes: Ch
   }
   if (entries.length > 0) await tx.insert(geofenceMemberships).values(entries).onConflictDoNothing();
   await tx.delete(geofencePendingCrossings).where(and(eq(geofencePendingCrossings.geofenceId, fence.id), inArray(geofencePendingCrossings.trackableId, ids)));
-  return recordAndDeliver(tx, account, happenings);
+  return produced;
 }
 
 /** The trackables inside a geofence now (optionally only some of them). */
@@ -92,32 +88,32 @@ async function insideOf(tx: Tx, geofenceId: string): Promise<string[]> {
 }
 
 /** Before a geofence is deleted: every trackable inside it exits (`geofence_deleted`). */
-export async function exitAllOnDelete(tx: Tx, account: AccountRef, fence: GeofenceRow, now = new Date()): Promise<number> {
+export async function exitAllOnDelete(tx: Tx, account: AccountRef, fence: GeofenceRow, now = new Date()): Promise<Recording> {
   const inside = await insideOf(tx, fence.id);
   await lockTrackables(tx, inside);
-  return emit(tx, account, fence, inside.map((trackableId) => ({ trackableId, kind: "exit" })), "geofence_deleted", now);
+  return recordEvents(tx, account, await transitionsOf(tx, fence, inside.map((trackableId) => ({ trackableId, kind: "exit" })), "geofence_deleted", now));
 }
 
 /** After a geofence's assignment changed: the trackables inside it that it no longer applies to exit (`unassigned`). */
-export async function exitUnassigned(tx: Tx, account: AccountRef, fence: GeofenceRow, assigned: string[] | null, now = new Date()): Promise<number> {
-  if (assigned === null) return 0;
+export async function exitUnassigned(tx: Tx, account: AccountRef, fence: GeofenceRow, assigned: string[] | null, now = new Date()): Promise<Recording> {
+  if (assigned === null) return recordEvents(tx, account, []);
   const keep = new Set(assigned);
   const leaving = (await insideOf(tx, fence.id)).filter((id) => !keep.has(id));
   await lockTrackables(tx, leaving);
-  return emit(tx, account, fence, leaving.map((trackableId) => ({ trackableId, kind: "exit" })), "unassigned", now);
+  return recordEvents(tx, account, await transitionsOf(tx, fence, leaving.map((trackableId) => ({ trackableId, kind: "exit" })), "unassigned", now));
 }
 
 /** Before a trackable is deleted: it exits every geofence it is inside (`trackable_deleted`). */
-export async function exitAllOnTrackableDelete(tx: Tx, account: AccountRef, trackableId: string, now = new Date()): Promise<number> {
+export async function exitAllOnTrackableDelete(tx: Tx, account: AccountRef, trackableId: string, now = new Date()): Promise<Recording> {
   await lockTrackables(tx, [trackableId]);
   const fences = await tx
     .select({ fence: geofences })
     .from(geofenceMemberships)
     .innerJoin(geofences, eq(geofences.id, geofenceMemberships.geofenceId))
     .where(eq(geofenceMemberships.trackableId, trackableId));
-  let deliveries = 0;
-  for (const { fence } of fences) deliveries += await emit(tx, account, fence, [{ trackableId, kind: "exit" }], "trackable_deleted", now);
-  return deliveries;
+  const produced: ProducedEvent[] = [];
+  for (const { fence } of fences) produced.push(...(await transitionsOf(tx, fence, [{ trackableId, kind: "exit" }], "trackable_deleted", now)));
+  return recordEvents(tx, account, produced);
 }
 
 /**
@@ -125,7 +121,7 @@ export async function exitAllOnTrackableDelete(tx: Tx, account: AccountRef, trac
  * decided again at its last evaluated location. Inside ones now outside (beyond the exit buffer) exit; outside ones now
  * inside enter; both with `geofence_changed`.
  */
-export async function reevaluateOnReshape(tx: Tx, account: AccountRef, fence: GeofenceRow, applies: (trackableId: string) => boolean, now = new Date()) {
+export async function reevaluateOnReshape(tx: Tx, account: AccountRef, fence: GeofenceRow, applies: (trackableId: string) => boolean, now = new Date()): Promise<Recording> {
   const states = await tx
     .select({ trackableId: trackableStates.trackableId, latitude: locations.latitude, longitude: locations.longitude })
     .from(trackableStates)
@@ -142,5 +138,5 @@ export async function reevaluateOnReshape(tx: Tx, account: AccountRef, fence: Ge
     }
   }
   await lockTrackables(tx, changes.map((c) => c.trackableId));
-  return emit(tx, account, fence, changes, "geofence_changed", now);
+  return recordEvents(tx, account, await transitionsOf(tx, fence, changes, "geofence_changed", now));
 }

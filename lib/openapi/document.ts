@@ -22,8 +22,9 @@ import {
   TrackableGeofencePage,
   UpdateGeofenceInput,
 } from "@/lib/geofences/schemas";
-import { Event, EventListQuery, EventPage } from "@/lib/events/schemas";
-import { DeliveryHeaders, WEBHOOK_PAYLOADS } from "@/lib/webhooks/payload-schemas";
+import { Event, EventListQuery, EventPage, EventTypeList } from "@/lib/events/schemas";
+import { EVENTS, type EventRegistry } from "@/lib/events/registry";
+import { DeliveryHeaders, webhookPayloads } from "@/lib/webhooks/payload-schemas";
 import {
   CreateWebhookInput,
   EndpointTestInput,
@@ -156,7 +157,7 @@ const RECOVER =
   "Every delivery to this target that ended `failed` and was created at or after `since` (tests excluded) is sent " +
   "again, oldest first, as a new delivery with the same payload, to the target's current URL and secret.";
 
-const deliveryWebhook = (event: keyof typeof WEBHOOK_PAYLOADS, summary: string) => ({
+const deliveryWebhook = (event: string, summary: string, payload: z.ZodType) => ({
   post: {
     operationId: `${event.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`,
     summary,
@@ -166,7 +167,7 @@ const deliveryWebhook = (event: keyof typeof WEBHOOK_PAYLOADS, summary: string) 
       "(at most an hour); 410 ends the delivery and switches an account endpoint off.",
     tags: ["Webhook events"],
     requestParams: { header: DeliveryHeaders },
-    requestBody: { required: true, content: { "application/json": { schema: WEBHOOK_PAYLOADS[event] } } },
+    requestBody: { required: true, content: { "application/json": { schema: payload } } },
     responses: {
       "2XX": { description: "Acknowledged: the delivery succeeded" },
       "410": { description: "Gone: the delivery ends; an account endpoint is switched off" },
@@ -176,14 +177,13 @@ const deliveryWebhook = (event: keyof typeof WEBHOOK_PAYLOADS, summary: string) 
   },
 });
 
-const webhooks = {
-  "geofence.entry": deliveryWebhook("geofence.entry", "A trackable entered a geofence"),
-  "geofence.exit": deliveryWebhook("geofence.exit", "A trackable left a geofence"),
-  "geofence.dwell": deliveryWebhook("geofence.dwell", "A trackable stayed inside a geofence for its dwellSeconds"),
-  "location.updated": deliveryWebhook("location.updated", "A trackable's newest location"),
-  "battery.low": deliveryWebhook("battery.low", "A trackable's battery fell below the threshold"),
-  "device.status_changed": deliveryWebhook("device.status_changed", "A trackable went online or offline"),
-} satisfies Record<keyof typeof WEBHOOK_PAYLOADS, unknown>;
+/** The `webhooks` section: each event type a webhook can receive, with its declared payload schema. */
+export function webhookOperations(registry: EventRegistry = EVENTS) {
+  const payloads = webhookPayloads(registry);
+  return Object.fromEntries(
+    registry.deliverable.map((type) => [type, deliveryWebhook(type, registry.get(type)!.description, payloads[type]!)]),
+  );
+}
 
 const paths: ZodOpenApiPathsObject = {
   "/trackables": {
@@ -536,11 +536,22 @@ const paths: ZodOpenApiPathsObject = {
       tag: "Events",
       summary: "List events",
       description:
-        "Every geofence.entry, geofence.exit, geofence.dwell, battery.low and device.status_changed, newest first by " +
+        "Every recorded event (each type `GET /event-types` lists with `recorded: true`), newest first by " +
         "`occurredAt` (then id), on every plan, whether or not anything was delivered. Filters combine; `from`/`to` " +
         "are inclusive bounds on `occurredAt`. A filter id that names nothing of this account gives an empty page.",
       query: EventListQuery,
       ok: { status: "200", schema: EventPage, description: "A page of events" },
+    }),
+  },
+  "/event-types": {
+    get: op({
+      id: "listEventTypes",
+      tag: "Events",
+      summary: "List event types",
+      description:
+        "Every event type: its name (as in `Event.type`, webhook subscriptions and the payloads' `event`), a label, " +
+        "what it means and whether the events log keeps it. The same list on every plan; not paged.",
+      ok: { status: "200", schema: EventTypeList, description: "The event types" },
     }),
   },
   "/events/{eventId}": {
@@ -723,7 +734,7 @@ export function openApiDocument(serverUrl = "/api/v1") {
       },
     ],
     paths,
-    webhooks,
+    webhooks: webhookOperations(),
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key: fl_…" } },
     },

@@ -2,9 +2,9 @@ import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { accounts, trackableStates, trackables } from "@/lib/db/schema";
-import { recordAndDeliver, type Happening } from "@/lib/events/events";
-import { beaconOf, statusChangedPayload } from "@/lib/webhooks/payloads";
-import { wakeDeliveries } from "@/lib/webhooks/fan-out";
+import { beaconOf } from "@/lib/events/payloads";
+import { eventsCommitted, recordEvents, type Recording } from "@/lib/events/record";
+import { statusChanged } from "./device-events";
 
 const SWEEP_BATCH = 500;
 
@@ -17,7 +17,7 @@ export async function sweepOfflineDevices(now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - env().DEVICE_OFFLINE_AFTER_S * 1000);
   let total = 0;
   for (;;) {
-    const { count, deliveries } = await db.transaction(async (tx) => {
+    const { count, recordings } = await db.transaction(async (tx) => {
       const stale = await tx
         .select({ trackableId: trackableStates.trackableId, accountId: trackables.accountId, name: trackables.name, type: trackables.type, plan: accounts.plan })
         .from(trackableStates)
@@ -26,28 +26,21 @@ export async function sweepOfflineDevices(now = new Date()): Promise<number> {
         .where(and(eq(trackableStates.status, "online"), lt(trackableStates.lastSeenAt, cutoff)))
         .limit(SWEEP_BATCH)
         .for("update", { of: trackableStates, skipLocked: true });
-      if (stale.length === 0) return { count: 0, deliveries: 0 };
+      if (stale.length === 0) return { count: 0, recordings: [] };
       await tx
         .update(trackableStates)
         .set({ status: "offline", updatedAt: sql`now()` })
         .where(inArray(trackableStates.trackableId, stale.map((s) => s.trackableId)));
-      let deliveries = 0;
+      const recordings: Recording[] = [];
       const byAccount = new Map<string, typeof stale>();
       for (const s of stale) byAccount.set(s.accountId, [...(byAccount.get(s.accountId) ?? []), s]);
       for (const [accountId, rows] of byAccount) {
-        const events: Happening[] = rows.map((r) => ({
-          record: { type: "device.status_changed", trackableId: r.trackableId, occurredAt: now },
-          outgoing: {
-            event: "device.status_changed",
-            trackableId: r.trackableId,
-            payload: statusChangedPayload(beaconOf({ id: r.trackableId, name: r.name, type: r.type }), now, "online", "offline"),
-          },
-        }));
-        deliveries += await recordAndDeliver(tx, { id: accountId, plan: rows[0]!.plan }, events);
+        const events = rows.map((r) => statusChanged(beaconOf({ id: r.trackableId, name: r.name, type: r.type }), "online", "offline", now));
+        recordings.push(await recordEvents(tx, { id: accountId, plan: rows[0]!.plan }, events));
       }
-      return { count: stale.length, deliveries };
+      return { count: stale.length, recordings };
     });
-    if (deliveries > 0) wakeDeliveries();
+    eventsCommitted(...recordings);
     total += count;
     if (count < SWEEP_BATCH) return total;
   }

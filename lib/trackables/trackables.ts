@@ -1,14 +1,14 @@
 import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { locations, trackables, type LocationRow, type TrackableRow } from "@/lib/db/schema";
-import { createTrackableStates } from "@/lib/geofences/evaluate-trackable";
+import { createTrackableStates } from "@/lib/geofences/round-state";
+import { eventsCommitted } from "@/lib/events/record";
 import { exitAllOnTrackableDelete } from "@/lib/geofences/synthetic";
 import { notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { serializeLocation } from "@/lib/locations/serialize";
 import { z } from "zod";
 import type { CreateTrackableInput, Trackable, UpdateTrackableInput } from "./schemas";
-import { wakeDeliveries } from "@/lib/webhooks/fan-out";
 
 export function serializeTrackable(row: TrackableRow, last: LocationRow | null): Trackable {
   return {
@@ -118,7 +118,7 @@ export async function updateTrackable({ ctx, id, input }: { ctx: Ctx; id: string
 
 /** Deletes the trackable with its location history and geofence assignments. */
 export async function deleteTrackable({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const deliveries = await withTransaction(ctx, async (tx) => {
+  const recording = await withTransaction(ctx, async (tx) => {
     const [owned] = await exec(tx)
       .select({ id: trackables.id })
       .from(trackables)
@@ -133,5 +133,5 @@ export async function deleteTrackable({ ctx, id }: { ctx: Ctx; id: string }): Pr
     if (rows.length === 0) throw notFound("Trackable", id);
     return sent;
   });
-  if (deliveries > 0) wakeDeliveries();
+  eventsCommitted(recording);
 }

@@ -1,9 +1,13 @@
 import { z } from "zod";
-import { WEBHOOK_EVENTS } from "@/lib/db/schema/webhooks";
+import { EVENTS, type EventRegistry } from "@/lib/events/registry";
 import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
 import { Id, Timestamp } from "@/lib/schemas/common";
 
-export const WebhookEventKind = z.enum(WEBHOOK_EVENTS).meta({ description: "Event kind", example: "geofence.entry" });
+/** An event type a webhook can receive: the registry's deliverable types. */
+export const webhookEventKind = <T extends string>(registry: EventRegistry<T>) =>
+  z.enum(registry.deliverable).meta({ description: "Event kind", example: "geofence.entry" });
+
+export const WebhookEventKind = webhookEventKind(EVENTS);
 
 export const DeliveryAttempt = z
   .object({

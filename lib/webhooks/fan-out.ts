@@ -3,31 +3,15 @@ import type { AccountRef } from "@/lib/context";
 import { DEFAULT_ROWS_PER_STATEMENT } from "@/lib/db/chunks";
 import type { Executor, Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { webhooks, type WebhookEvent, type WebhookRow } from "@/lib/db/schema";
+import { webhooks } from "@/lib/db/schema";
+import type { Endpoint, RecordedEvent } from "@/lib/events/produced";
+import { EVENTS } from "@/lib/events/registry";
 import { enqueueMany, wakeRunner } from "@/lib/jobs/client";
 import { deliverWebhook } from "@/lib/jobs/workflows/deliver-webhook";
 import { insertDeliveries, type NewDelivery } from "./deliveries";
-import { activePrevious, type Previous } from "./rotation";
+import { activePrevious } from "./rotation";
 
-/** What a fan-out needs of an account endpoint (a WebhookRow has it all). */
-export type Endpoint = Pick<WebhookRow, "id" | "accountId" | "url" | "events" | "secret" | "previousSecret" | "previousSecretExpiresAt">;
-
-export interface OutgoingEvent {
-  event: WebhookEvent;
-  payload: Record<string, unknown>;
-  trackableId: string;
-  /** The recorded event this delivers (none for location.updated). */
-  eventId?: string;
-  /** For geofence.entry/exit: the geofence, whose own webhook (when it has one) receives the event too. */
-  geofence?: {
-    id: string;
-    notificationType: string;
-    webhookUrl: string | null;
-    webhookSecret: string | null;
-    /** Its webhook's previous secret while a rotation's overlap lasts, when the caller knows it (else it is looked up). */
-    previousSecret?: Previous;
-  };
-}
+export type { Endpoint };
 
 /** After a commit that enqueued deliveries: tells this process's embedded runner to claim them (and nothing else). */
 export function wakeDeliveries(): void {
@@ -39,14 +23,16 @@ const DELIVERIES_PER_WRITE = DEFAULT_ROWS_PER_STATEMENT;
 
 /**
  * Turns events into deliveries — to the geofence's own webhook and to every enabled account endpoint subscribed to
- * the kind — and starts their deliver-webhook workflows, all in the caller's transaction. The events × endpoints
+ * the kind — and starts their deliver-webhook workflows, all in the caller's transaction. Each delivery carries its
+ * event's id (none for location.updated, which is not recorded); an event without a payload is not sent. The events × endpoints
  * product is walked lazily and written DELIVERIES_PER_WRITE rows at a time, so memory stays bounded whatever the
- * number of events and endpoints. Webhooks are an enterprise feature: on any other plan nothing is sent. `known`: the
+ * number of events and endpoints. Only the types the registry delivers on the account's plan are sent. `known`: the
  * account's enabled endpoints, when the caller has read them in this transaction. Each batch's deliveries and workflow
  * starts are written by statements issued together (the delivery ids are made here), one round trip.
  */
-export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[], known?: Endpoint[]): Promise<number> {
-  if (account.plan !== "enterprise" || events.length === 0) return 0;
+export async function fanOut(tx: Tx, account: AccountRef, all: readonly RecordedEvent[], known?: Endpoint[]): Promise<number> {
+  const events = all.filter((e) => e.payload !== null && EVENTS.deliveredOn(e.type, account.plan));
+  if (events.length === 0) return 0;
   const endpoints =
     known ??
     (await tx
@@ -77,16 +63,19 @@ export async function fanOut(tx: Tx, account: AccountRef, events: OutgoingEvent[
 }
 
 /** The deliveries of the events, one at a time, in event order. */
-function* deliveryRows(account: AccountRef, events: OutgoingEvent[], endpoints: Endpoint[]): Generator<NewDelivery> {
+function* deliveryRows(account: AccountRef, events: readonly RecordedEvent[], endpoints: Endpoint[]): Generator<NewDelivery> {
   const now = new Date();
   const previousOf = new Map(endpoints.map((e) => [e.id, activePrevious(e.previousSecret, e.previousSecretExpiresAt, now)]));
   for (const e of events) {
-    const base = { accountId: account.id, event: e.event, payload: e.payload, trackableId: e.trackableId, geofenceId: e.geofence?.id ?? null, eventId: e.eventId ?? null };
-    if (e.geofence?.notificationType === "webhook" && e.geofence.webhookUrl) {
-      yield { ...base, url: e.geofence.webhookUrl, secret: e.geofence.webhookSecret, previous: e.geofence.previousSecret };
+    const base = { accountId: account.id, event: e.type, payload: e.payload!, trackableId: e.trackableId, geofenceId: e.geofence?.id ?? null, eventId: e.id };
+    const g = e.geofence;
+    if (g?.notificationType === "webhook" && g.webhookUrl) {
+      // The producer's previous secret (from the fence cache) is checked for expiry here; without one it is looked up.
+      const previous = g.previousSecret === undefined ? undefined : activePrevious(g.previousSecret?.secret ?? null, g.previousSecret?.expiresAt ?? null, now);
+      yield { ...base, url: g.webhookUrl, secret: g.webhookSecret, previous };
     }
     for (const endpoint of endpoints) {
-      if (endpoint.events.includes(e.event)) yield { ...base, url: endpoint.url, secret: endpoint.secret, webhookId: endpoint.id, previous: previousOf.get(endpoint.id)! };
+      if (endpoint.events.includes(e.type)) yield { ...base, url: endpoint.url, secret: endpoint.secret, webhookId: endpoint.id, previous: previousOf.get(endpoint.id)! };
     }
   }
 }

@@ -2,13 +2,17 @@ import { z } from "zod";
 import { WebhookSecret, WebhookUrl } from "@/lib/geofences/schemas";
 import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
 import { Id, Timestamp, TimestampInput } from "@/lib/schemas/common";
-import { WebhookEventKind } from "./delivery-schemas";
+import { EVENTS, type EventRegistry } from "@/lib/events/registry";
+import { webhookEventKind, WebhookEventKind } from "./delivery-schemas";
 
-const Events = z
-  .array(WebhookEventKind)
-  .min(1, "must list at least one event kind")
-  .refine((a) => new Set(a).size === a.length, "must not repeat an event kind")
-  .meta({ description: "Event kinds sent to this endpoint (at least one)", example: ["geofence.entry", "geofence.exit"] });
+/** An endpoint's subscriptions: event types from the registry (GET /event-types lists them). */
+export const subscriptionEvents = <T extends string>(registry: EventRegistry<T>) =>
+  z
+    .array(webhookEventKind(registry))
+    .min(1, "must list at least one event kind")
+    .refine((a) => new Set(a).size === a.length, "must not repeat an event kind")
+    .meta({ description: "Event kinds sent to this endpoint (at least one; GET /event-types lists them)", example: ["geofence.entry", "geofence.exit"] });
+const Events = subscriptionEvents(EVENTS);
 const Description = z.string().trim().max(500, "must be at most 500 characters");
 
 export const Webhook = z

@@ -3,7 +3,8 @@ import type { Ctx } from "@/lib/context";
 import { geofences, webhookDeliveryAttempts, webhooks, type WebhookEvent } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { attemptDelivery, insertDeliveries, type NewDelivery } from "./deliveries";
-import { batteryLowPayload, geofenceDwellPayload, geofenceEventPayload, locationUpdatedPayload, statusChangedPayload, type LocationPayload } from "./payloads";
+import { samplePayload } from "@/lib/events/registry";
+import { geofenceEventPayload, type LocationPayload } from "@/lib/events/payloads";
 
 /** The beacon of test payloads: UUID-shaped like a real one, and recognisable. */
 export const SAMPLE_BEACON = { id: "00000000-0000-4000-8000-000000000000", name: "Sample beacon", type: "device" } as const;
@@ -56,24 +57,6 @@ const sampleLocation = (at: { latitude: number; longitude: number }): LocationPa
   timestamp: new Date().toISOString(),
 });
 
-/** A sample payload of each event kind, as a subscribed endpoint would receive it. */
-function samplePayload(event: WebhookEvent): Record<string, unknown> {
-  const location = sampleLocation(SAMPLE_GEOFENCE);
-  switch (event) {
-    case "geofence.entry":
-    case "geofence.exit":
-      return geofenceEventPayload(event, SAMPLE_GEOFENCE, SAMPLE_BEACON, location);
-    case "geofence.dwell":
-      return geofenceDwellPayload(SAMPLE_GEOFENCE, SAMPLE_BEACON, location, 600);
-    case "location.updated":
-      return locationUpdatedPayload(SAMPLE_BEACON, location);
-    case "battery.low":
-      return batteryLowPayload(SAMPLE_BEACON, location, 19, 20);
-    case "device.status_changed":
-      return statusChangedPayload(SAMPLE_BEACON, new Date(location.timestamp), "offline", "online");
-  }
-}
-
 /**
  * POST /webhooks/{id}/test: one attempt of a sample `event` to the account endpoint (enabled or not, subscribed to
  * the kind or not: it is what the user asked to try), recorded as a test. Same answers as test-webhook.
@@ -85,5 +68,5 @@ export async function sendEndpointTest({ ctx, webhookId, event }: { ctx: Ctx; we
     .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.account.id)))
     .limit(1);
   if (!w) throw notFound("Webhook", webhookId);
-  return sendTest(ctx, { event, url: w.url, secret: w.secret, payload: samplePayload(event), webhookId: w.id }, event);
+  return sendTest(ctx, { event, url: w.url, secret: w.secret, payload: samplePayload(event, { beacon: SAMPLE_BEACON, geofence: SAMPLE_GEOFENCE, location: sampleLocation(SAMPLE_GEOFENCE) }), webhookId: w.id }, event);
 }

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { CollapsibleFilters } from "@/components/events/collapsible-filters";
 import { EventFilters, EVENT_TYPE_LABELS } from "@/components/events/event-filters";
 import { LiveRefresh } from "@/components/live/live-refresh";
-import { describeEvent } from "@/components/trackables/event-timeline";
+import { describeEvent } from "@/components/events/describe-event";
 import { Alert, Badge, Card, EmptyState, PageHeader, Time } from "@/components/ui";
 import { Pager } from "@/components/ui/list-controls";
 import { requireSession } from "@/lib/auth/session";

@@ -1,8 +1,7 @@
-import { index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { index, integer, json, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import type { RecordedEventType } from "../../events/registry";
 import { createdAt, id, ts } from "./columns";
 
-export const EVENT_TYPES = ["geofence.entry", "geofence.exit", "geofence.dwell", "battery.low", "device.status_changed"] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 export const EVENT_REASONS = ["crossing", "dwell", "geofence_deleted", "unassigned", "trackable_deleted", "geofence_changed"] as const;
 export type EventReason = (typeof EVENT_REASONS)[number];
 
@@ -24,7 +23,9 @@ export const events = pgTable(
   {
     id: id(),
     accountId: uuid("account_id").notNull(),
-    type: text("type", { enum: EVENT_TYPES }).notNull(),
+    // The registry's recorded types (lib/events/registry.ts), checked where events are made and where a type is
+    // accepted as input: no CHECK here, so a new type needs no migration.
+    type: text("type").$type<RecordedEventType>().notNull(),
     trackableId: uuid("trackable_id").notNull(),
     geofenceId: uuid("geofence_id"),
     occurredAt: ts("occurred_at").notNull(),
@@ -32,6 +33,10 @@ export const events = pgTable(
     reason: text("reason", { enum: EVENT_REASONS }),
     durationSeconds: integer("duration_seconds"),
     confidence: text("confidence", { enum: ["high", "low"] }),
+    // The event's payload exactly as delivered (json keeps its bytes and key order; jsonb would reorder the keys),
+    // so later readers send what the webhooks got. Null on events recorded before it was kept, and on a synthetic
+    // transition of a trackable with no evaluated location (nothing was sent).
+    payload: json("payload").$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,16 +1,11 @@
 import { boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { EVENTS, type EventType } from "../../events/registry";
 import { accounts } from "./accounts";
 import { createdAt, id, ts, updatedAt } from "./columns";
 
-export const WEBHOOK_EVENTS = [
-  "geofence.entry",
-  "geofence.exit",
-  "geofence.dwell",
-  "location.updated",
-  "battery.low",
-  "device.status_changed",
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** The event types an endpoint may subscribe to: the registry's deliverable ones (validated at the API's edge). */
+export const WEBHOOK_EVENTS = EVENTS.deliverable;
+export type WebhookEvent = EventType;
 
 // Account-level webhook endpoints (/webhooks), each subscribed to some event kinds.
 export const webhooks = pgTable(
