@@ -15,3 +15,4 @@ export * from "./users";
 export * from "./share-links";
 export * from "./device-tokens";
 export * from "./password-reset-tokens";
+export * from "./notification-channels";
