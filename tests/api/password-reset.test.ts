@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl } from "../harness/client";
 import { isSignedIn, postAction, signIn, signUpUser, uniqueEmail } from "../harness/dashboard";
@@ -75,6 +78,28 @@ describe("forgot password, with SMTP_URL", () => {
   it("refuses a short new password with the sign-up rule's message", async () => {
     const short = await reset("whatever", "short");
     expect(result(short.text)).toContain("Use at least 10 characters");
+  });
+});
+
+describe("npm run user:reset-password", () => {
+  // While the server holds the embedded database the script asks it (the operator endpoint); on Postgres it opens the
+  // database itself. Either way the link it prints sets the password.
+  const script = (email: string) =>
+    promisify(execFile)(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/user-reset-password.ts", "--email", email], {
+      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl ?? "", APP_URL: server.baseUrl },
+    });
+
+  it("prints a working link for a user, and fails for an unknown address", async () => {
+    const user = await signUpUser(server.baseUrl, uniqueEmail("operator"));
+    const { stdout } = await script(user.email);
+    const link = stdout.trim();
+    expect(link).toMatch(new RegExp(`^${server.baseUrl}/reset-password\\?token=[\\w-]{43}$`));
+    const done = await reset(new URL(link).searchParams.get("token")!, "set by the operator");
+    expect(result(done.text)).toContain('"ok":true');
+    expect((await signIn(server.baseUrl, user.email, "set by the operator")).ok).toBe(true);
+
+    const unknown = await script(uniqueEmail("nobody")).catch((err: { code: number; stderr: string }) => err);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining("not found") });
   });
 });
 
