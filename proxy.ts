@@ -11,7 +11,8 @@ export function proxy(request: NextRequest) {
   return NextResponse.next({ request: { headers } });
 }
 
-// Pages only: not the API, Next.js's assets, the public share and docs pages or the sign-in pages themselves.
+// Pages only: not the API, Next.js's assets, the public share and docs pages or the sign-in pages themselves (nor
+// the reset page, whose token stays out of that header).
 export const config = {
-  matcher: ["/((?!api/|_next/|share/|docs/|sign-in|sign-up|icon\\.svg|favicon\\.ico).+)"],
+  matcher: ["/((?!api/|_next/|share/|docs/|sign-in|sign-up|forgot-password|reset-password|icon\\.svg|favicon\\.ico).+)"],
 };

@@ -9,10 +9,13 @@ export function SignInForm({
   providers,
   callbackUrl,
   initialError,
+  canResetPassword,
 }: {
   providers: { id: string; name: string }[];
   callbackUrl: string;
   initialError: string | null;
+  /** Outgoing mail is configured: "Forgot password?" can mail a reset link. */
+  canResetPassword: boolean;
 }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(initialError);
@@ -54,6 +57,13 @@ export function SignInForm({
         <Field id="password" label="Password">
           <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
         </Field>
+        {canResetPassword ? (
+          <p className="-mt-2 text-right text-sm">
+            <Link href="/forgot-password" className="font-medium text-indigo-600 hover:text-indigo-500">
+              Forgot password?
+            </Link>
+          </p>
+        ) : null}
         <Button type="submit" className="w-full" disabled={pending}>
           {pending ? "Signing in…" : "Sign in"}
         </Button>

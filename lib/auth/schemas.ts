@@ -7,7 +7,7 @@ export const Email = z
   .max(254, "Email is too long")
   .pipe(z.email("Enter a valid email address"));
 
-const NewPassword = z.string().min(10, "Use at least 10 characters").max(200, "Use at most 200 characters");
+export const NewPassword = z.string().min(10, "Use at least 10 characters").max(200, "Use at most 200 characters");
 
 export const SignUpInput = z.object({
   name: z.string().trim().max(100, "Name is at most 100 characters").optional(),
@@ -24,3 +24,12 @@ export const ChangePasswordInput = z.object({
   newPassword: NewPassword,
 });
 export type ChangePasswordInput = z.infer<typeof ChangePasswordInput>;
+
+export const ForgotPasswordInput = z.object({ email: Email });
+export type ForgotPasswordInput = z.infer<typeof ForgotPasswordInput>;
+
+export const ResetPasswordInput = z.object({
+  token: z.string().min(1, "The link is incomplete: open it again from the mail").max(200),
+  password: NewPassword,
+});
+export type ResetPasswordInput = z.infer<typeof ResetPasswordInput>;

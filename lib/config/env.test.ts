@@ -41,3 +41,20 @@ describe("DATABASE_PREPARED_STATEMENTS", () => {
     await expect(freshEnv({ DATABASE_PREPARED_STATEMENTS: "off" })).rejects.toThrow(/DATABASE_PREPARED_STATEMENTS/);
   });
 });
+
+describe("SMTP_URL and SMTP_FROM", () => {
+  afterEach(() => {
+    delete process.env.SMTP_URL;
+    delete process.env.SMTP_FROM;
+  });
+
+  it("are unset by default, and SMTP_URL is smtp:// or smtps://", async () => {
+    expect((await freshEnv({ SMTP_URL: undefined })).SMTP_URL).toBeUndefined();
+    expect((await freshEnv({ SMTP_URL: "smtps://u:p@mail.example.com:465", SMTP_FROM: "a@example.com" })).SMTP_URL).toBe("smtps://u:p@mail.example.com:465");
+    await expect(freshEnv({ SMTP_URL: "http://mail.example.com", SMTP_FROM: "a@example.com" })).rejects.toThrow(/SMTP_URL/);
+  });
+
+  it("refuses SMTP_URL without SMTP_FROM", async () => {
+    await expect(freshEnv({ SMTP_URL: "smtp://mail.example.com:587", SMTP_FROM: undefined })).rejects.toThrow(/SMTP_FROM: required/);
+  });
+});

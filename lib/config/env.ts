@@ -65,12 +65,19 @@ const EnvSchema = z.object({
   AUTH_GITHUB_SECRET: z.string().optional(),
   AUTH_GOOGLE_ID: z.string().optional(),
   AUTH_GOOGLE_SECRET: z.string().optional(),
+  // Outgoing mail (e-mail notification channels, password resets): smtp://user:pass@host:port (STARTTLS when the
+  // server offers it) or smtps://… (TLS from the start). SMTP_FROM is the sender, required with SMTP_URL.
+  SMTP_URL: z
+    .string()
+    .refine((s) => /^smtps?:\/\/[^/]/.test(s), "must be smtp://user:pass@host:port or smtps://user:pass@host:port")
+    .optional(),
+  SMTP_FROM: z.string().optional(),
   // Map tiles for every map of the dashboard and share pages, read at run time (no rebuild needed to change them).
   NEXT_PUBLIC_MAP_TILE_URL: z.string().default("https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png"),
   NEXT_PUBLIC_MAP_ATTRIBUTION: z
     .string()
     .default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
-});
+}).refine((e) => !e.SMTP_URL || e.SMTP_FROM, { path: ["SMTP_FROM"], message: "required when SMTP_URL is set, e.g. Fenceline <alerts@example.com>" });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "APP_URL"> & { APP_URL: string };
 

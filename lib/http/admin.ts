@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { provisionApiKey, ProvisionInput } from "@/lib/api-keys/provision";
 import { revokeApiKeyById } from "@/lib/api-keys/keys";
+import { ResetLinkInput, resetLinkFor } from "@/lib/auth/password-reset";
 import { adminToken } from "@/lib/config/secrets";
 import { getDb, type Db } from "@/lib/db/client";
 import { getLimiter, rateLimitHeaders } from "@/lib/rate-limit";
@@ -18,8 +19,9 @@ const adminFailureLimiter = () => getLimiter("admin-token-failures", ADMIN_FAILU
 
 type AdminHandler = (args: { req: Request; db: Db; params: Record<string, string> }) => Promise<Response>;
 
-// The operator endpoint: POST /api/internal/api-keys (apikey:create) and DELETE /api/internal/api-keys/{keyId}
-// (apikey:revoke). Only the admin socket serves it (lib/server/app-server.ts); the TCP port has no such route.
+// The operator endpoint: POST /api/internal/api-keys (apikey:create), DELETE /api/internal/api-keys/{keyId}
+// (apikey:revoke) and POST /api/internal/password-resets (user:reset-password). Only the admin socket serves it
+// (lib/server/app-server.ts); the TCP port has no such route.
 const ROUTES: { pattern: RegExp; method: string; handler: AdminHandler }[] = [
   {
     pattern: /^\/api\/internal\/api-keys$/,
@@ -34,6 +36,11 @@ const ROUTES: { pattern: RegExp; method: string; handler: AdminHandler }[] = [
       if (!(await revokeApiKeyById(db, id))) throw notFound("API key", id);
       return noContent();
     },
+  },
+  {
+    pattern: /^\/api\/internal\/password-resets$/,
+    method: "POST",
+    handler: async ({ req, db }) => json(await resetLinkFor(db, (await parseBody(req, ResetLinkInput)).email), 201),
   },
 ];
 

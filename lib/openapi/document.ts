@@ -40,6 +40,7 @@ import {
 import { Delivery, DeliveryListQuery, DeliveryPage, TestWebhookInput, TestWebhookResult } from "@/lib/webhooks/delivery-schemas";
 import { CreateShareLinkInput, ShareLink, ShareLinkListQuery, ShareLinkPage } from "@/lib/share-links/schemas";
 import { CreateDeviceTokenInput, CreatedDeviceToken, DeviceTokenListQuery, DeviceTokenPage } from "@/lib/devices/schemas";
+import { ChannelTestResult, CreateNotificationChannelInput, NotificationChannel, NotificationChannelListQuery, NotificationChannelPage, UpdateNotificationChannelInput } from "@/lib/notifications/schemas";
 import { CreateTrackableInput, Trackable, TrackableListQuery, TrackablePage, UpdateTrackableInput } from "@/lib/trackables/schemas";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with (never written by hand).
@@ -147,6 +148,7 @@ const deliveryIdPath = z.object({ deliveryId: z.uuid().meta({ description: "The 
 const webhookIdPath = z.object({ webhookId: z.uuid().meta({ description: "The webhook endpoint's id" }) });
 const eventIdPath = z.object({ eventId: z.uuid().meta({ description: "The event's id (a Delivery's eventId)" }) });
 const shareLinkIdPath = z.object({ shareLinkId: z.uuid().meta({ description: "The share link's id" }) });
+const channelIdPath = z.object({ channelId: z.uuid().meta({ description: "The notification channel's id" }) });
 const ENTERPRISE = "Requires the enterprise plan (403 `plan_required` otherwise).";
 const ROTATE =
   "The new secret (the one given, or `whsec_` + base64 of 32 random bytes) signs from now on; the current one keeps " +
@@ -612,6 +614,42 @@ const paths: ZodOpenApiPathsObject = {
       errors: ["not_found"],
     }),
   },
+  "/notification-channels": {
+    get: op({
+      id: "listNotificationChannels",
+      tag: "Notification channels",
+      summary: "List notification channels",
+      description: "Newest first. Secrets are never returned (see `config`).",
+      query: NotificationChannelListQuery,
+      ok: { status: "200", schema: NotificationChannelPage, description: "A page of channels" },
+    }),
+    post: op({
+      id: "createNotificationChannel",
+      tag: "Notification channels",
+      summary: "Create a notification channel",
+      description:
+        "`config` depends on `type`. Every URL obeys the webhooks' outbound rules (https, public hosts) unless the server " +
+        "sets WEBHOOK_ALLOW_PRIVATE_URLS=true. An `email` channel needs outgoing mail on the server (SMTP_URL): 400 otherwise.",
+      body: CreateNotificationChannelInput,
+      ok: { status: "201", schema: NotificationChannel, description: "The new channel, without its secrets" },
+    }),
+  },
+  "/notification-channels/{channelId}": {
+    get: op({ id: "getNotificationChannel", tag: "Notification channels", summary: "Retrieve a notification channel", path: channelIdPath, ok: { status: "200", schema: NotificationChannel, description: "The channel" }, errors: ["invalid_request", "not_found"] }),
+    patch: op({ id: "updateNotificationChannel", tag: "Notification channels", summary: "Update a notification channel", description: "Only the fields sent change; `config` is merged into the stored one (secrets left out are kept).", path: channelIdPath, body: UpdateNotificationChannelInput, ok: { status: "200", schema: NotificationChannel, description: "The updated channel" }, errors: ["not_found"] }),
+    delete: op({ id: "deleteNotificationChannel", tag: "Notification channels", summary: "Delete a notification channel", path: channelIdPath, ok: { status: "204", description: "Deleted" }, errors: ["invalid_request", "not_found"] }),
+  },
+  "/notification-channels/{channelId}/test": {
+    post: op({
+      id: "testNotificationChannel",
+      tag: "Notification channels",
+      summary: "Send a test message through a channel",
+      description: "One attempt now, no retries, whether or not the channel is enabled. A failure is still a 200: see `delivered` and `error`.",
+      path: channelIdPath,
+      ok: { status: "200", schema: ChannelTestResult, description: "How the attempt went" },
+      errors: ["invalid_request", "not_found"],
+    }),
+  },
   "/share-links/{shareLinkId}": {
     get: op({
       id: "getShareLink",
@@ -724,6 +762,12 @@ export function openApiDocument(serverUrl = "/api/v1") {
       { name: "Webhooks", description: "Account-level endpoints for geofence.entry/exit, location.updated, battery.low and device.status_changed" },
       { name: "Webhook deliveries", description: "Signed POSTs of events to your endpoints, retried after 5 s, 30 s and 2 min" },
       { name: "Webhook events", description: "What your endpoints receive: each event's payload and the headers of every attempt (Standard Webhooks and X-Service-*)" },
+      {
+        name: "Notification channels",
+        description:
+          "Where notifications to people go, on every plan: `email` (needs SMTP_URL), `ntfy`, `gotify`, `telegram`, " +
+          "`discord`, `slack`. Secret fields are write-only and read back as `…Set: true`.",
+      },
       {
         name: "Share links",
         description:

@@ -5,6 +5,7 @@ import { DEFAULT_AFTER_SIGN_IN, sameOriginPath } from "@/lib/auth/callback-url";
 import { oauthProviders } from "@/lib/auth/options";
 import { env } from "@/lib/config/env";
 import { getSession } from "@/lib/auth/session";
+import { mailConfigured } from "@/lib/mail/mailer";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -24,6 +25,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       providers={oauthProviders()}
       callbackUrl={next}
       initialError={error ? (ERRORS[error] ?? "Sign-in failed. Try again.") : null}
+      canResetPassword={mailConfigured()}
     />
   );
 }

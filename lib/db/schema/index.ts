@@ -14,3 +14,5 @@ export * from "./jobs";
 export * from "./users";
 export * from "./share-links";
 export * from "./device-tokens";
+export * from "./password-reset-tokens";
+export * from "./notification-channels";

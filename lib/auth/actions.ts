@@ -1,0 +1,36 @@
+"use server";
+// Server actions of the "Forgot password?" and reset-link pages: the same verbs as `npm run user:reset-password`.
+import { headers } from "next/headers";
+import { getDb } from "@/lib/db/client";
+import { fieldErrorsFromIssues } from "@/lib/dashboard/field-messages";
+import { clientIp } from "@/lib/http/client-ip";
+import { mailer } from "@/lib/mail/mailer";
+import { InvalidResetLinkError, requestPasswordReset, resetLimits, resetPassword } from "./password-reset";
+import { ForgotPasswordInput, ResetPasswordInput } from "./schemas";
+
+export type PasswordResetResult = { ok: true } | { ok: false; error?: string; fieldErrors?: Record<string, string> };
+
+/** Mails a reset link when the address belongs to a user; the answer is the same when it does not. */
+export async function forgotPasswordAction(input: { email: string }): Promise<PasswordResetResult> {
+  const parsed = ForgotPasswordInput.safeParse(input);
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsFromIssues(parsed.error.issues, (issue) => [String(issue.path[0])]) };
+  const m = mailer();
+  if (!m) return { ok: false, error: "This server cannot send mail. Ask its operator to run npm run user:reset-password for you." };
+  const verdict = await resetLimits.ip().limit(clientIp(await headers()));
+  if (!verdict.success) return { ok: false, error: "Too many reset requests from your network. Try again later." };
+  await requestPasswordReset(await getDb(), parsed.data.email, { mailer: m });
+  return { ok: true };
+}
+
+/** Sets a new password with a reset link's token; every session of the user ends. */
+export async function resetPasswordAction(input: { token: string; password: string }): Promise<PasswordResetResult> {
+  const parsed = ResetPasswordInput.safeParse(input);
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsFromIssues(parsed.error.issues, (issue) => [String(issue.path[0])]) };
+  try {
+    await resetPassword(await getDb(), parsed.data.token, parsed.data.password);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof InvalidResetLinkError) return { ok: false, error: err.message };
+    throw err;
+  }
+}
