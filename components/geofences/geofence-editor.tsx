@@ -11,7 +11,7 @@ import {
   rotateGeofenceSecretAction,
   sendTestWebhookAction,
   updateGeofenceAction,
-} from "@/app/(dashboard)/geofences/actions";
+} from "@/lib/geofences/actions";
 import { Recover, RotateSecret } from "@/components/webhooks/endpoint-tools";
 import { Alert, Badge, Button, Card, EmptyState, Field, PageHeader, cx, inputClass } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
