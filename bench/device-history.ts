@@ -1,6 +1,6 @@
 // A device post's cost as its trackable's stored history grows: the time of one /ingest-style store (ingestLocations
 // from a device token: the token's lock, the resend check, the insert, the evaluation queued) with 0 to [max] points
-// already stored for the trackable, beside a bare one-row insert into the same table (goal 2's baseline), on the
+// already stored for the trackable, beside a bare one-row insert into the same table (the device posts' baseline in bench/throughput.ts), on the
 // embedded database (no DATABASE_URL) or on Postgres.
 //
 // As a server runs: the connection prepares its statements once, at the first posts, on a fresh install's empty

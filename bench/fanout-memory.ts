@@ -1,4 +1,4 @@
-// Memory of a big fan-out (issue 9, finding 1): an account with ENDPOINTS endpoints subscribed to location.updated
+// Memory of a big fan-out: an account with ENDPOINTS endpoints subscribed to location.updated
 // receives POINTS points in batches of 1,000, on the built app with the embedded database (PGlite). The server's
 // resident memory (its process tree, from /proc) is sampled every 200 ms: the baseline is the same server idle,
 // after its set-up, in the same run; the script prints the peak and the deliveries received in the window.

@@ -1,5 +1,5 @@
-// Where Postgres's time goes, statement by statement, for 100-point batches with and without fences (issue 10's
-// batch figure), or for single device posts (`traccar`: goal 2's /ingest/traccar query form): pg_stat_statements'
+// Where Postgres's time goes, statement by statement, for 100-point batches with and without fences
+// (the batch figure of the 1,000-fence ratio), or for single device posts (`traccar`: the /ingest/traccar query form): pg_stat_statements'
 // totals over one run of each, per request.
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5433/test npx tsx bench/pg-statements.ts [seconds=8] [concurrency=16] [fences=1000] [continuous|restart|traccar]
 // Beside each statement: its WAL bytes and full-page images per request (pg_stat_statements counts both).

@@ -1,5 +1,5 @@
-// Device and API ingest throughput, every figure beside its baseline in ONE run (issue 14 goals 1–3, issue 10's
-// "within 10 % with 1,000 fences").
+// Device and API ingest throughput, every figure beside its baseline in ONE run (the goals it prints, and
+// ingest with 1,000 fences against ingest without).
 // Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [all|batches|singles] [repeats=1]
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
 //
@@ -50,11 +50,11 @@ const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
 const fenceCount = Number(process.argv[4] ?? 1000);
 /**
- * "batches": only the batch runs, (e) and (e') with their baselines (issue 10's batch figures, in 3 minutes);
+ * "batches": only the batch runs, (e) and (e') with their baselines (the batch ratios with fences, in 3 minutes);
  * "singles": only the single-point runs, (a) to (d) (goals 1 and 2, in 4 minutes).
  */
 const only = process.argv[5];
-/** How many times issue 10's group of four runs (without, with, with, without) is made for each request. */
+/** How many times the fences ratio's group of four runs (without, with, with, without) is made for each request. */
 const repeats = Math.max(1, Number(process.argv[6] ?? 1));
 
 /**
@@ -135,7 +135,7 @@ async function main() {
     const basePid = base.process.pid!;
 
     console.log(`throughput bench: ${seconds} s per run, ${concurrency} keep-alive clients, Postgres 15, load average ${loadAverage()}`);
-    // Issue 10's with ÷ without is a ratio of two runs of the same request: they run next to each other, twice, in
+    // The fences' with ÷ without is a ratio of two runs of the same request: they run next to each other, twice, in
     // the order without, with, with, without (a drift of the shared machine's speed falls on both sides alike), and
     // each side is the mean of its two runs.
     // With [repeats] > 1 the group of four runs is repeated (each group's ratio is printed too, to show the spread).
@@ -192,7 +192,7 @@ async function main() {
       console.log(`  goal 1  /api/v1 single ÷ framework ceiling (≥ 0.5):           ${r(api.plain, ceiling)}`);
       console.log(`  goal 2  /ingest/traccar ÷ bare single insert (≥ 0.5):          ${r(dev.plain, bareSingle)}`);
       console.log(
-        `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): /api/v1 ${r(api.fenced, api.plain)}${spread(api.groups)} · /ingest/traccar ${r(dev.fenced, dev.plain)}${spread(dev.groups)}`,
+        `  fences   with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): /api/v1 ${r(api.fenced, api.plain)}${spread(api.groups)} · /ingest/traccar ${r(dev.fenced, dev.plain)}${spread(dev.groups)}`,
       );
       console.log(`  also  /api/v1 single ÷ bare single insert: ${r(api.plain, bareSingle)} · framework ceiling ÷ bare: ${r(ceiling, bareSingle)}`);
     }
@@ -200,7 +200,7 @@ async function main() {
       const [bareBatch, { apiBatch, denseBatch }] = batches;
       console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain, bareBatch)}`);
       console.log(
-        `  issue 10  with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced, apiBatch.plain)}${spread(apiBatch.groups)}` +
+        `  fences   with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced, apiBatch.plain)}${spread(apiBatch.groups)}` +
           ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}${spread(denseBatch.groups)}`,
       );
     }

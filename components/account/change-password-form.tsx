@@ -2,7 +2,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { changePasswordAction } from "@/app/(dashboard)/account/actions";
+import { changePasswordAction } from "@/lib/accounts/actions";
 import { Alert, Button, Field, fieldName, inputClass, withoutError } from "@/components/ui";
 
 // Changing the password ends every session of the user (lib/auth/users.ts changePassword); this browser then signs in

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { renameWorkspaceAction } from "@/app/(dashboard)/account/actions";
+import { renameWorkspaceAction } from "@/lib/accounts/actions";
 import { Alert, Button, Field, inputClass } from "@/components/ui";
 
 export function WorkspaceNameForm({ name }: { name: string }) {

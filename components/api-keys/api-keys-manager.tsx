@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { createApiKeyAction, revokeApiKeyAction } from "@/app/(dashboard)/api-keys/actions";
+import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
 import { Badge, Button, Card, EmptyState, Field, Time, inputClass, ScrollTable } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";

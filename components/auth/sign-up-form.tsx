@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { signUpAction } from "@/app/(auth)/sign-up/actions";
+import { signUpAction } from "@/lib/auth/actions";
 import { Alert, Button, Field, fieldName, inputClass, withoutError } from "@/components/ui";
 
 export function SignUpForm() {

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { dismissFirstStepsAction } from "@/app/(dashboard)/actions";
+import { dismissFirstStepsAction } from "@/lib/dashboard/actions";
 import { Button } from "@/components/ui";
 
 export function DismissFirstSteps() {

@@ -4,7 +4,7 @@ import { Card, cx } from "@/components/ui";
 import type { Ctx } from "@/lib/context";
 import { firstSteps } from "@/lib/dashboard/first-steps";
 import { DismissFirstSteps } from "./dismiss-first-steps";
-import { FIRST_STEPS_COOKIE } from "./first-steps-cookie";
+import { FIRST_STEPS_COOKIE } from "@/lib/dashboard/first-steps-cookie";
 
 /**
  * The getting-started checklist at the top of the trackables page: each step ticks itself off from the account's

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { redeliverAction } from "@/app/(dashboard)/deliveries/actions";
+import { redeliverAction } from "@/lib/webhooks/delivery-actions";
 import { Button } from "@/components/ui";
 
 /** Sends the same payload again as a new delivery and opens it. */

@@ -4,7 +4,7 @@
 // 5 s while the tab is visible.
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { geofenceActivityAction } from "@/app/(dashboard)/geofences/actions";
+import { geofenceActivityAction } from "@/lib/geofences/actions";
 import { describeFenceEvent } from "@/components/events/describe-event";
 import { Alert, Badge, Card, Time } from "@/components/ui";
 import type { Event } from "@/lib/events/schemas";

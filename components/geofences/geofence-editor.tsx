@@ -7,7 +7,7 @@ import {
   createGeofenceAction,
   deleteGeofenceAction,
   updateGeofenceAction,
-} from "@/app/(dashboard)/geofences/actions";
+} from "@/lib/geofences/actions";
 import { Alert, Button, Card, Field, PageHeader, inputClass } from "@/components/ui";
 import type { MapConfig } from "@/lib/config/map";
 import type { Geofence } from "@/lib/geofences/schemas";

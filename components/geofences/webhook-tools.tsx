@@ -3,7 +3,7 @@
 // deliveries, and the link to its delivery history. Keyed by the geofence's version: a save clears the test's answer.
 import Link from "next/link";
 import { useState } from "react";
-import { recoverGeofenceAction, rotateGeofenceSecretAction, sendTestWebhookAction } from "@/app/(dashboard)/geofences/actions";
+import { recoverGeofenceAction, rotateGeofenceSecretAction, sendTestWebhookAction } from "@/lib/geofences/actions";
 import { Recover, RotateSecret } from "@/components/webhooks/endpoint-tools";
 import type { Geofence } from "@/lib/geofences/schemas";
 import { TestWebhook, type TestResult } from "./test-webhook";

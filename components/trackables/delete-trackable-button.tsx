@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { deleteTrackableAction } from "@/app/(dashboard)/trackables/actions";
+import { deleteTrackableAction } from "@/lib/trackables/actions";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 
 /** Deletes a trackable after a confirmation that says its history goes with it; `redirectTo` leaves a detail page. */

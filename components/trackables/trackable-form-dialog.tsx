@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
-import { createTrackableAction, updateTrackableAction } from "@/app/(dashboard)/trackables/actions";
+import { createTrackableAction, updateTrackableAction } from "@/lib/trackables/actions";
 import { Alert, Button, Field, fieldName, inputClass, withoutError } from "@/components/ui";
 
 export const TYPE_SUGGESTIONS = ["device", "vehicle", "person", "asset"] as const;

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { updateWebhookAction } from "@/app/(dashboard)/webhooks/actions";
+import { updateWebhookAction } from "@/lib/webhooks/actions";
 import { cx } from "@/components/ui";
 
 /** An on/off switch for an endpoint (a real checkbox with role="switch": Space toggles it). */

@@ -9,7 +9,7 @@ import {
   rotateWebhookSecretAction,
   sendEndpointTestAction,
   updateWebhookAction,
-} from "@/app/(dashboard)/webhooks/actions";
+} from "@/lib/webhooks/actions";
 import { Alert, Button, Card, Time, cx, inputClass } from "@/components/ui";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { Webhook } from "@/lib/webhooks/schemas";

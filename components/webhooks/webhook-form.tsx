@@ -2,7 +2,7 @@
 // Create or edit an account webhook endpoint: URL, note, event kinds, enabled, and a write-only signing secret.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { createWebhookAction, deleteWebhookAction, updateWebhookAction } from "@/app/(dashboard)/webhooks/actions";
+import { createWebhookAction, deleteWebhookAction, updateWebhookAction } from "@/lib/webhooks/actions";
 import { Alert, Button, Card, Field, cx, inputClass, withoutError } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { Webhook } from "@/lib/webhooks/schemas";

@@ -10,7 +10,7 @@ describe("sameOriginPath", () => {
     expect(sameOriginPath(`${APP}/webhooks`, APP)).toBe("/webhooks");
   });
 
-  // The reproductions of issue 9, as the sign-in page receives them (decoded) and as they may arrive still encoded.
+  // Open redirects once found, as the sign-in page receives them (decoded) and as they may arrive still encoded.
   it.each([
     "/\\evil.example",
     "/%5Cevil.example",

@@ -2,8 +2,6 @@ import { openUnitDb } from "@/tests/support/unit-db";
 import { randomBytes } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatLocal, formatRelative } from "@/components/ui/time";
-import { localInputToIso, toLocalInput } from "@/components/ui/local-datetime-input";
 import { deleteAccounts } from "@/lib/accounts/accounts";
 import type { Ctx } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
@@ -86,22 +84,5 @@ describe("liveFingerprint", () => {
     await db.delete(trackables).where(inArray(trackables.id, [doomed]));
     // The open page sees a change (and re-renders into its not-found state) rather than an error.
     expect(await fingerprint(doomed)).toBe(unknown);
-  });
-});
-
-describe("time formatting", () => {
-  it("formats in a given zone, relative with and without seconds, and reads local inputs as instants", () => {
-    const d = new Date("2026-01-15T12:00:00.000Z");
-    expect(formatLocal(d, { seconds: true, timeZone: "America/New_York" })).toMatch(/7:00:00\sAM/);
-    expect(formatLocal(d, { timeZone: "Asia/Kolkata" })).toMatch(/5:30\sPM/);
-    const now = d.getTime();
-    expect(formatRelative(new Date(now - 20_000), now)).toBe("just now");
-    expect(formatRelative(new Date(now - 20_000), now, true)).toBe("20 seconds ago");
-    expect(formatRelative(new Date(now + 5_000), now, true)).toBe("in 5 seconds");
-    expect(formatRelative(new Date(now - 3 * 60_000), now)).toBe("3 minutes ago");
-    const local = new Date(2026, 0, 15, 7, 30); // the process's own zone
-    expect(toLocalInput(local)).toBe("2026-01-15T07:30");
-    expect(localInputToIso("2026-01-15T07:30")).toBe(local.toISOString());
-    expect(localInputToIso("")).toBe("");
   });
 });

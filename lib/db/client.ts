@@ -130,12 +130,12 @@ async function startEmbeddedDatabase(dir: string, role: LockRole): Promise<{ soc
   // scripts, the tests); none of the app's own node flags (a CPU profile, an inspector). spawn, not fork: the bundler
   // leaves it alone (it would try to bundle a forked module's path).
   const bundle = process.env.FENCELINE_SERVER_BUNDLE;
-  // Its memory (bench/README.md, session 14: 333–352 MB → 229–238 MB resident on a new data directory, CPU per query
+  // Its memory (bench/README.md: 333–352 MB → 229–238 MB resident on a new data directory, CPU per query
   // unchanged or lower): --no-liftoff compiles PGlite's WebAssembly with the optimizing compiler alone, not first with
   // the baseline one whose code and compile memory stayed resident beside the optimized code; two malloc arenas, not
   // one per thread that compiled (each kept what its compile freed). Its JavaScript allocates little (PGlite's memory
   // is WebAssembly's), so a 2 MB young generation (not up to 16 MB per semi-space) is enough: 200 → 175 MB resident
-  // after bench/webhook-latency.ts's minute of load, CPU per event unchanged (session 15).
+  // after bench/webhook-latency.ts's minute of load, CPU per event unchanged (bench/README.md).
   const entry = ["--no-liftoff", "--max-semi-space-size=2", ...(bundle ? [path.join(bundle, "embedded-server.mjs")] : ["--import", "tsx", path.join(process.cwd(), "lib", "db", "embedded-server.ts")])];
   const child: ChildProcess = spawn(process.execPath, entry, {
     env: {

@@ -52,7 +52,7 @@ async function lock(): Promise<() => void> {
  * every piece of PGlite's output as it comes (ParseComplete, BindComplete, each statement's rows…), which made the
  * app's process wake up and read once per piece. The socket is corked at a batch's first write and uncorked when the
  * batch is done (the check phase after it: PGlite runs the batch's messages one after another without yielding to
- * the event loop), so the pieces leave together, in order. Measured side by side (bench/README.md, session 10): CPU
+ * the event loop), so the pieces leave together, in order. Measured side by side (bench/README.md): CPU
  * per event on the embedded database 13.95 / 12.62 → 12.18 / 9.82 ms. Reaches into the package's net.Server (a
  * private field): if a version has none, it says so and replies go out piece by piece, as before.
  */
@@ -88,7 +88,7 @@ async function openDatabase(dataDir: string) {
     extensions: { cube, earthdistance },
     // 32 MB of shared buffers, not Postgres's 128 MB: the files are in the OS's page cache anyway, and PGlite's
     // WebAssembly memory never shrinks. Measured: ~110 MB less resident for this process, CPU per event unchanged
-    // (bench/README.md, session 10).
+    // (bench/README.md).
     startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"],
   });
 }

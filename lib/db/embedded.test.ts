@@ -9,7 +9,7 @@ import { alive, readEmbeddedLock } from "./embedded-lock";
 import { executeRows } from "./rows";
 
 // The embedded database runs in a process of its own (lib/db/embedded-server.ts) and the app reaches it with
-// postgres.js over a Unix socket (issue 14, goal 5). These tests open it as the app does, in temp data directories.
+// postgres.js over a Unix socket (so PGlite's work never blocks HTTP). These tests open it as the app does, in temp data directories.
 
 const dirs: string[] = [];
 const holders: ChildProcess[] = [];

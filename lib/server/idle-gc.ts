@@ -3,7 +3,7 @@ import v8 from "node:v8";
 // After a burst of requests V8 may keep the burst's dead objects in its old generation for as long as the process
 // stays quiet: it starts a major collection when the old generation reaches a limit it set from the heap's size at
 // the last one, not after a while, and its memory reducer (which collects when a busy heap goes quiet) runs only
-// sometimes. Measured after bench/webhook-latency.ts's minute of load (session 15): in half the runs the app server
+// sometimes. Measured after bench/webhook-latency.ts's minute of load (bench/README.md): in half the runs the app server
 // held 173 MB of old generation of which ~60 MB was alive, RSS 340–380 MB against 220–250 MB in the others, and
 // stayed so while idle. Two remedies, both in the server's flags (scripts/build.ts): --heap-growing-percent=50 keeps
 // V8's limit at 1.5 × what was alive after its last collection (a major collection every ~15 s under that load,

@@ -7,7 +7,6 @@ import type { Ctx } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
 import { accounts, shareLinks, trackables } from "@/lib/db/schema";
 import { ApiError } from "@/lib/http/errors";
-import { ago, duration, until } from "@/components/share/format";
 import {
   createShareLink,
   findSharedTrackable,
@@ -92,21 +91,5 @@ describe("share link expiry", () => {
     expect(row!.tokenHash).toBe(hashShareToken(tokenOf(link.url)));
     expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(Date.parse(link.expiresAt) - Date.parse(link.createdAt)).toBe(86_400_000);
-  });
-});
-
-describe("share page time phrases", () => {
-  it("says durations in their largest whole unit", () => {
-    expect(duration(0)).toBe("0 seconds");
-    expect(duration(1000)).toBe("1 second");
-    expect(duration(59_999)).toBe("59 seconds");
-    expect(duration(60_000)).toBe("1 minute");
-    expect(duration(3 * 3600_000 + 5)).toBe("3 hours");
-    expect(duration(2 * 86_400_000)).toBe("2 days");
-    expect(ago(10_000, 22_000)).toBe("12 seconds ago");
-    expect(ago(10_000, 10_500)).toBe("just now");
-    expect(ago(20_000, 10_000)).toBe("just now"); // a device clock ahead of ours
-    expect(until(86_400_000, 0)).toBe("in 1 day");
-    expect(until(30_000, 0)).toBe("in less than a minute");
   });
 });

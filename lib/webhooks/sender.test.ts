@@ -64,7 +64,7 @@ describe("sendWebhook outbound safety", () => {
     }
   });
 
-  // Issue 9: the send-time check accepted IPv6 forms outside 2000::/3 that the save-time check refused, and a name
+  // The send-time check once accepted IPv6 forms outside 2000::/3 that the save-time check refused, and a name
   // resolving to ::7f00:1 was connected to. Both now call addressProblem.
   it.each(["::7f00:1", "::a9fe:a9fe", "64:ff9b::7f00:1", "2002:7f00:1::", "::ffff:7f00:1", "::1", "64:ff9b:1::7f00:1"])(
     "refuses a name resolving to %s without connecting",

@@ -144,7 +144,7 @@ describe("checkWebhookUrl, strict (WEBHOOK_ALLOW_PRIVATE_URLS unset)", () => {
   );
 });
 
-// The forms of issue 9: every IPv6 address that carries a non-public IPv4 (IPv4-mapped, IPv4-compatible, NAT64
+// Forms once let through: every IPv6 address that carries a non-public IPv4 (IPv4-mapped, IPv4-compatible, NAT64
 // 64:ff9b::/96, 6to4 2002::/16) is refused, at save time as a literal and at send time as a resolved address (the
 // sender calls the same addressProblem; lib/webhooks/sender.test.ts checks it on real sends).
 describe("addressProblem, the one rule for save time and send time", () => {

@@ -9,7 +9,7 @@ import { newAccount, useServer, type TestAccount } from "../harness/client";
 import { freePort, removeDataDir, startServer, type TestServer } from "../harness/server";
 import { startReceiver, type Received } from "../support/receiver";
 
-// Issue 9, finding 2: with kill -9 every few seconds, deliveries were lost (an attempt interrupted before it was
+// With kill -9 every few seconds, deliveries were once lost (an attempt interrupted before it was
 // sent still used up a place of the retry schedule) and the history said `failed` for deliveries the receiver had
 // accepted. The server process is really killed and started again on the same data (PGlite directory, or the same
 // Postgres database when the suite runs with DATABASE_URL), as tests/api/restart.test.ts does.

@@ -3,7 +3,7 @@ import { newAccount, useServer } from "../harness/client";
 import { startServer, type TestServer } from "../harness/server";
 import { startReceiver } from "../support/receiver";
 
-// Issue 9, finding 1: a round whose deliveries needed more than 65,535 bind parameters (7 endpoints × a 1,000-point
+// A round whose deliveries needed more than 65,535 bind parameters (7 endpoints × a 1,000-point
 // batch) failed on every try, and every later location of the trackable was never evaluated. A server of its own:
 // the 10,010 deliveries would slow the suite's shared server down.
 

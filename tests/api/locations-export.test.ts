@@ -179,7 +179,7 @@ describe("GET /trackables/{id}/locations/export", () => {
   it("the dashboard's session route streams the same file for the signed-in account; 401 without a session, 404 across accounts", async () => {
     const user = await signUpUser(baseUrl(), uniqueEmail("export"));
     const { cookie } = await signIn(baseUrl(), user.email, user.password);
-    const created = await postAction(baseUrl(), { page: "/api-keys", file: "app/(dashboard)/api-keys/actions.ts", name: "createApiKeyAction", args: [{ name: "export" }], cookie });
+    const created = await postAction(baseUrl(), { page: "/api-keys", file: "lib/api-keys/actions.ts", name: "createApiKeyAction", args: [{ name: "export" }], cookie });
     const key = /"(fl_[^"]+)"/.exec(created.text)![1]!;
     const mine = await request("POST", "/api/v1/trackables", { key, body: { name: "Mine" } });
     expect(mine.status).toBe(201);

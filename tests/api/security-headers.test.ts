@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, newAccount } from "../harness/client";
 import { signIn, signUpUser, uniqueEmail } from "../harness/dashboard";
 
-// The headers of each kind of response (issue 9, item 8): dashboard and sign-in pages cannot be framed and carry a
+// The headers of each kind of response: dashboard and sign-in pages cannot be framed and carry a
 // CSP with a per-request nonce; share pages may be framed and send no referrer; every response is nosniff.
 let cookie: string;
 let shareToken: string;

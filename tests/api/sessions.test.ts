@@ -26,7 +26,7 @@ describe("sessions end", () => {
     const change = (currentPassword: string) =>
       postAction(baseUrl(), {
         page: "/account",
-        file: "app/(dashboard)/account/actions.ts",
+        file: "lib/accounts/actions.ts",
         name: "changePasswordAction",
         args: [{ currentPassword, newPassword: "a brand new passphrase" }],
         cookie: here.cookie,
@@ -55,7 +55,7 @@ describe("sessions end", () => {
     const change = (currentPassword: string) =>
       postAction(baseUrl(), {
         page: "/account",
-        file: "app/(dashboard)/account/actions.ts",
+        file: "lib/accounts/actions.ts",
         name: "changePasswordAction",
         args: [{ currentPassword, newPassword: "a brand new passphrase" }],
         cookie: session.cookie,

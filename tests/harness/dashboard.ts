@@ -110,7 +110,7 @@ export const uniqueEmail = (name: string) => `${name}+${Date.now().toString(36)}
 export async function signUpUser(baseUrl: string, email = uniqueEmail("user"), password = "correct horse battery staple") {
   const res = await postAction(baseUrl, {
     page: "/sign-up",
-    file: "app/(auth)/sign-up/actions.ts",
+    file: "lib/auth/actions.ts",
     name: "signUpAction",
     args: [{ email, password }],
   });

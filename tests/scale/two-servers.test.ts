@@ -6,7 +6,7 @@ import { startServer, type TestServer } from "../harness/server";
 import { startReceiver, type Received } from "../support/receiver";
 import { scratchPostgres } from "../support/scratch-db";
 
-// Scale-out (issue 14): two real app servers (the built app, as tests/harness/server.ts starts it for the API suite)
+// Scale-out: two real app servers (the built app, as tests/harness/server.ts starts it for the API suite)
 // on one fresh Postgres database and the machine's Redis, driven round-robin as a load balancer would. Run by
 // `.ci/run` with vitest.scale.config.ts: DATABASE_URL and REDIS_URL name the services (the embedded defaults cannot
 // be shared by two processes).

@@ -1,6 +1,6 @@
 "use server";
 import { cookies } from "next/headers";
-import { FIRST_STEPS_COOKIE } from "@/components/dashboard/first-steps-cookie";
+import { FIRST_STEPS_COOKIE } from "./first-steps-cookie";
 import { firstSteps } from "@/lib/dashboard/first-steps";
 import { requireSession } from "@/lib/auth/session";
 
