@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ApiError, validationError } from "./errors";
+import { oneAtATime } from "./one-at-a-time";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -53,16 +54,22 @@ const unsupportedMediaType = (type: string | null) =>
  * Content-Type is not JSON is refused (415) before it is read when its headers announce one, and after otherwise.
  */
 export async function readJsonObject(req: RequestLike, opts: { emptyAsObject?: boolean } = {}): Promise<Record<string, unknown>> {
+  const text = await readJsonText(req, opts);
+  return text === null ? {} : parseJsonObject(text);
+}
+
+/** The JSON body's text, after the checks of readJsonObject; null for an empty body that counts as {}. */
+async function readJsonText(req: RequestLike, opts: { emptyAsObject?: boolean }): Promise<string | null> {
   const contentType = mediaType(req);
   const announced = Number(req.headers.get("content-length")) > 0 || req.headers.has("transfer-encoding");
   if (announced && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);
   const text = await readBodyText(req);
   if (text.length > 0 && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);
   if (text.trim() === "") {
-    if (opts.emptyAsObject) return {};
+    if (opts.emptyAsObject) return null;
     throw new ApiError("invalid_request", "Request body is required: send a JSON object");
   }
-  return parseJsonObject(text);
+  return text;
 }
 
 /** Parses JSON text that must be an object (400 otherwise), refusing what no field can hold (see checkJsonValue). */
@@ -113,11 +120,18 @@ function checkJsonValue(root: unknown): void {
 
 /** Body → schema, or 400 naming every offending field. */
 export async function parseBody<S extends z.ZodType>(req: Request, schema: S, opts: { emptyAsObject?: boolean } = {}): Promise<z.output<S>> {
-  const raw = await readJsonObject(req, opts);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw validationError(parsed.error, "body");
-  return parsed.data;
+  const text = await readJsonText(req, opts);
+  const decode = (): z.output<S> => {
+    const parsed = schema.safeParse(text === null ? {} : parseJsonObject(text));
+    if (!parsed.success) throw validationError(parsed.error, "body");
+    return parsed.data;
+  };
+  // A large body's parse and validation (a polygon's geometry checks) take their turn with the other large ones.
+  return text !== null && text.length >= LARGE_BODY_CHARS ? oneAtATime(decode) : decode();
 }
+
+/** From this size on, a body's decoding is queued by oneAtATime (a 2,000-position polygon is ~55 KB). */
+export const LARGE_BODY_CHARS = 16 * 1024;
 
 /** Query string → schema (unknown parameters are ignored), or 400 naming every offending parameter. */
 export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
