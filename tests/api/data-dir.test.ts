@@ -16,12 +16,22 @@ afterAll(async () => {
   await removeDataDir(dataDir);
 });
 
+/** lstat, or null for a path that went away meanwhile (a stopped server's database process removes its socket). */
+const lstatIfThere = (p: string): fs.Stats | null => {
+  try {
+    return fs.lstatSync(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+};
+
 /** Every path under `dir` (itself included) whose mode is not 0700 (directories) or 0600 (anything else). */
 function loosePaths(dir: string): string[] {
   const loose: string[] = [];
   const walk = (p: string) => {
-    const stat = fs.lstatSync(p);
-    if (stat.isSymbolicLink()) return;
+    const stat = lstatIfThere(p);
+    if (!stat || stat.isSymbolicLink()) return;
     const mode = stat.mode & 0o7777;
     if (mode !== (stat.isDirectory() ? 0o700 : 0o600)) loose.push(`${path.relative(dir, p) || "."} ${mode.toString(8)}`);
     if (stat.isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
@@ -54,7 +64,8 @@ it("DATA_DIR and everything in it are the owner's only under umask 000, an exist
   fs.mkdirSync(path.join(dataDir, "stray-dir"), { mode: 0o777 });
   fs.writeFileSync(path.join(dataDir, "stray-dir", "note"), "x", { mode: 0o666 });
   const loosen = (p: string) => {
-    const stat = fs.lstatSync(p);
+    const stat = lstatIfThere(p);
+    if (!stat) return;
     fs.chmodSync(p, stat.isDirectory() ? 0o777 : 0o666);
     if (stat.isDirectory()) for (const e of fs.readdirSync(p)) loosen(path.join(p, e));
   };
