@@ -5,7 +5,7 @@ import { createGeofenceViaApi, metresPerPixel, watchConsole } from "./events-sup
 import { apiClient, createApiKey } from "./support/api";
 import { shot } from "./support/screens";
 
-const SECRET = "whsec_e2e_geofence_secret_1234";
+const SECRET = "e2e_geofence_secret_1234";
 // Names unique to the test run: a reused server (or --repeat-each) keeps the geofences of earlier runs.
 const uniq = (base: string) => `${base} ${Date.now().toString(36).slice(-5)}`;
 

@@ -1,3 +1,4 @@
+import "@/lib/schemas/zod-in-browser";
 import { z } from "zod";
 import type { Plan } from "@/lib/context";
 import { Id, Latitude, Longitude, Timestamp } from "@/lib/schemas/common";
