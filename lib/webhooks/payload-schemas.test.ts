@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENTS } from "@/lib/db/schema/webhooks";
 import { WEBHOOK_PAYLOADS } from "./payload-schemas";
-import { batteryLowPayload, geofenceDwellPayload, geofenceEventPayload, locationUpdatedPayload, statusChangedPayload } from "./payloads";
+import { batteryLowPayload, geofenceDwellPayload, geofenceEventPayload, locationUpdatedPayload, statusChangedPayload } from "@/lib/events/payloads";
 
 const beacon = { id: "00000000-0000-4000-8000-000000000000", name: "Van", type: "vehicle" };
 const geofence = { id: "00000000-0000-4000-8000-000000000001", name: "Depot", latitude: 52.5, longitude: 13.4, radius: 100 };
