@@ -4,35 +4,15 @@
 // after its set-up, in the same run; the script prints the peak and the deliveries received in the window.
 //
 //   npx tsx bench/fanout-memory.ts [endpoints=50] [points=2000] [seconds=90]
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
-import { fmt, provisionKey } from "./lib";
+import { fmt, provisionKey, serverRssMb } from "./lib";
 
 const [endpoints = 50, points = 2000, seconds = 90] = process.argv.slice(2).map(Number);
 
-/** Resident memory of a process and its descendants, in MB. */
-function treeRssMb(pid: number): number {
-  const pids = [pid];
-  try {
-    const out = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
-    for (const line of out.split("\n")) if (line.trim()) pids.push(Number(line.trim()));
-  } catch {
-    // no children
-  }
-  let kb = 0;
-  for (const p of pids) {
-    try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
-      if (m) kb += Number(m[1]);
-    } catch {
-      // gone
-    }
-  }
-  return kb / 1024;
-}
+/** Resident memory of the server and its database process, in MB. */
+const treeRssMb = (pid: number): number => serverRssMb(pid).total;
 
 buildIfStale();
 const receiver = await startReceiver();

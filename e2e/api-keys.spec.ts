@@ -33,6 +33,29 @@ test("create an API key, use it against /api/v1, revoke it and get 401", async (
   expect(after.body.error.code).toBe("unauthorized");
 });
 
+test("a key limited to the scopes ticked on the page: allowed within them, 403 naming the scope outside", async ({ page, request }) => {
+  await page.goto("/api-keys");
+  await page.getByLabel("Name").fill("read-only reporter");
+  await page.getByLabel("Only the scopes I choose").check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByText("Choose at least one scope")).toBeVisible();
+  await page.getByRole("checkbox", { name: "trackables:read" }).check();
+  await page.getByRole("checkbox", { name: "events:read" }).check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  const field = page.getByTestId("new-api-key");
+  await expect(field).toHaveValue(/^fl_/);
+  const key = await field.inputValue();
+  await shot(page, "api-keys-scoped");
+
+  const api = apiClient(request, key);
+  expect((await api.get("/trackables")).status).toBe(200);
+  const refused = await api.post("/trackables", { name: "Nope", type: "vehicle" });
+  expect(refused.status).toBe(403);
+  expect(refused.body.error).toMatchObject({ code: "insufficient_scope", scope: "trackables:write" });
+  const row = page.getByTestId("api-key-row").filter({ hasText: "read-only reporter" });
+  await expect(row.getByTestId("api-key-scopes")).toHaveText("trackables:read, events:read");
+});
+
 test("signed-out visitors are sent to sign-in", async ({ browser }) => {
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();

@@ -5,11 +5,13 @@ import { createApiKeyAction, revokeApiKeyAction } from "@/lib/api-keys/actions";
 import { Badge, Button, Card, EmptyState, Field, Time, inputClass, ScrollTable } from "@/components/ui";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ScopePicker } from "./scope-picker";
 
 export interface ApiKeyItem {
   id: string;
   name: string;
   start: string;
+  scopes: string[];
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -19,18 +21,23 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
   const router = useRouter();
   const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
+  const [scopesError, setScopesError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
   async function onCreate(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
-    const name = String(new FormData(form).get("name") ?? "");
+    const data = new FormData(form);
+    const name = String(data.get("name") ?? "");
+    const scopes = data.getAll("scopes").map(String);
     setPending(true);
     setNameError(null);
+    setScopesError(null);
     try {
-      const result = await createApiKeyAction({ name });
+      const result = await createApiKeyAction({ name, scopes });
       if (!result.ok) {
-        setNameError(result.fieldErrors.name ?? "Invalid name");
+        setNameError(result.fieldErrors.name ?? null);
+        setScopesError(result.fieldErrors.scopes ?? null);
         return;
       }
       setCreated({ key: result.key, name: name.trim() });
@@ -47,7 +54,8 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
     <div className="space-y-6">
       <Card className="p-5">
         <h2 className="text-base font-semibold text-slate-900">Create a key</h2>
-        <form onSubmit={onCreate} onChange={() => setNameError(null)} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+        <form onSubmit={onCreate} onChange={() => { setNameError(null); setScopesError(null); }} className="mt-3" noValidate>
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
           <div className="sm:w-80">
             <Field id="key-name" label="Name" hint="What uses it, e.g. “backend” or “fleet gateway”." error={nameError}>
               <input
@@ -63,6 +71,8 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
           <Button type="submit" disabled={pending} className="sm:mt-6">
             {pending ? "Creating…" : "Create key"}
           </Button>
+          </div>
+          <ScopePicker error={scopesError} />
         </form>
         {created ? (
           <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4" data-testid="new-key-panel">
@@ -99,6 +109,7 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
               <tr>
                 <th scope="col" className="px-4 py-3">Name</th>
                 <th scope="col" className="hidden px-4 py-3 sm:table-cell">Key</th>
+                <th scope="col" className="hidden px-4 py-3 sm:table-cell">Scopes</th>
                 <th scope="col" className="hidden px-4 py-3 sm:table-cell">Created</th>
                 <th scope="col" className="px-4 py-3">Last used</th>
                 <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
@@ -112,6 +123,9 @@ export function ApiKeysManager({ keys }: { keys: ApiKeyItem[] }) {
                     <span className="block font-mono text-xs font-normal text-slate-500 sm:hidden">{k.start}…</span>
                   </td>
                   <td className="hidden px-4 py-3 font-mono text-xs sm:table-cell">{k.start}…</td>
+                  <td className="hidden px-4 py-3 text-xs sm:table-cell" data-testid="api-key-scopes">
+                    {k.scopes.includes("*") ? "All" : k.scopes.join(", ")}
+                  </td>
                   <td className="hidden px-4 py-3 sm:table-cell"><Time value={k.createdAt} /></td>
                   <td className="px-4 py-3"><Time value={k.lastUsedAt} fallback="Never" /></td>
                   <td className="px-4 py-3 text-right">

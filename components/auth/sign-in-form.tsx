@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Alert, Button, Field, inputClass } from "@/components/ui";
+import { TWO_FACTOR_INVALID, TWO_FACTOR_REQUIRED } from "@/lib/auth/schemas";
 
 export function SignInForm({
   providers,
@@ -20,20 +21,25 @@ export function SignInForm({
   const router = useRouter();
   const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
+  // After the right password of a user with two-factor sign-in: the email and password, kept to send with the code.
+  const [firstFactor, setFirstFactor] = useState<{ email: string; password: string } | null>(null);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
+    const credentials = firstFactor ?? { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
     setPending(true);
     setError(null);
     const res = await signIn("credentials", {
-      email: String(form.get("email") ?? ""),
-      password: String(form.get("password") ?? ""),
+      ...credentials,
+      ...(firstFactor ? { code: String(form.get("code") ?? "") } : {}),
       redirect: false,
     });
     if (!res || res.error) {
       setPending(false);
-      setError(res?.error && res.error !== "CredentialsSignin" ? res.error : "Wrong email or password.");
+      if (res?.error === TWO_FACTOR_REQUIRED) setFirstFactor(credentials);
+      else if (res?.error === TWO_FACTOR_INVALID) setError("That code is not valid (or was used already). Try the current one.");
+      else setError(res?.error && res.error !== "CredentialsSignin" ? res.error : "Wrong email or password.");
       return;
     }
     router.replace(callbackUrl);
@@ -51,6 +57,22 @@ export function SignInForm({
       </p>
       <form onSubmit={onSubmit} onChange={() => setError(null)} className="mt-6 space-y-4" noValidate>
         {error ? <Alert>{error}</Alert> : null}
+        {firstFactor ? (
+          <Field id="code" label="Two-factor code" hint="The 6-digit code from your authenticator app, or one of your recovery codes.">
+            <input
+              id="code"
+              name="code"
+              inputMode="text"
+              autoComplete="one-time-code"
+              autoFocus
+              required
+              maxLength={64}
+              aria-describedby="code-hint"
+              className={inputClass}
+            />
+          </Field>
+        ) : (
+          <>
         <Field id="email" label="Email">
           <input id="email" name="email" type="email" autoComplete="email" required className={inputClass} />
         </Field>
@@ -64,8 +86,10 @@ export function SignInForm({
             </Link>
           </p>
         ) : null}
+          </>
+        )}
         <Button type="submit" className="w-full" disabled={pending}>
-          {pending ? "Signing in…" : "Sign in"}
+          {pending ? "Signing in…" : firstFactor ? "Verify" : "Sign in"}
         </Button>
       </form>
       {providers.length > 0 ? (

@@ -8,9 +8,11 @@ import { cx } from "@/components/ui";
 const LINKS = [
   { href: "/trackables", label: "Trackables" },
   { href: "/geofences", label: "Geofences" },
+  { href: "/privacy-zones", label: "Privacy zones" },
   { href: "/events", label: "Events" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/deliveries", label: "Deliveries" },
+  { href: "/notifications", label: "Notifications" },
   { href: "/api-keys", label: "API keys" },
   { href: "/account", label: "Account" },
 ] as const;

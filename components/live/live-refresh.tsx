@@ -1,95 +1,113 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
-import type { LiveScope } from "@/lib/dashboard/live";
+import { useEffect, useRef, useState, useTransition } from "react";
+import { coalescer, type Coalescer } from "@/lib/dashboard/coalesce";
+import type { LiveScope } from "@/lib/stream/dashboard";
 
-/** How often a visible page asks whether what it shows has changed. */
-export const LIVE_POLL_MS = 2000;
+const FIRST_RETRY_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
+/** A refresh that never reports its end (a navigation away, say) stops holding the next one after this long. */
+const REFRESH_STUCK_MS = 10_000;
+/** Re-renders of a busy account's page start at least this far apart (each is a full server render of the page). */
+const REFRESH_GAP_MS = 250;
 
 type State = "live" | "paused" | "offline";
 
 /**
- * Keeps a server-rendered page current: while the tab is visible it polls /api/internal/live for a fingerprint of
- * what the page shows (computed from the database, so any app server can answer) and calls router.refresh() when it
- * changes. A hidden tab does not poll; becoming visible again re-renders at once. Shows a small "Live" status.
+ * Keeps a server-rendered page current: while the tab is visible it listens to /api/internal/stream (the account's
+ * live frames, through the session) and calls router.refresh() when a frame says something the page shows changed —
+ * one refresh at a time, and one more after it when frames came meanwhile. A hidden tab closes the stream; becoming
+ * visible opens it again. Two re-renders start at least REFRESH_GAP_MS apart. Shows a small "Live" status.
  *
- * `since` is the fingerprint the server component read *before* it read the page's data, so the first poll already
- * compares against what the page shows: a change committed between the render and the first poll (hydration alone
- * takes most of a second) is refreshed, never taken as the baseline. A change between that read and the data's costs
- * one extra refresh, never a missed one.
+ * Each time the stream says it listens (`ready`), the page refreshes once: a change committed while the page was
+ * rendered and hydrated, or while the stream was closed or down, is shown, never missed.
  */
-export function LiveRefresh({ scope, trackableId, since, everyMs = LIVE_POLL_MS }: { scope: LiveScope; trackableId?: string; since: string; everyMs?: number }) {
+export function LiveRefresh({ scope, trackableId }: { scope: LiveScope; trackableId?: string }) {
   const router = useRouter();
+  const [pending, startTransition] = useTransition();
   const [state, setState] = useState<State>("live");
+  const [connected, setConnected] = useState(false);
   const [refreshes, setRefreshes] = useState(0);
-  const last = useRef(since);
+  const refresher = useRef<Coalescer | null>(null);
 
   useEffect(() => {
-    // A refresh that changed what the page shows brings a new `since`, read before that render's data: the new baseline.
-    last.current = since;
-    const url = `/api/internal/live?${new URLSearchParams({ scope, ...(trackableId ? { trackableId } : {}) })}`;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stuck: ReturnType<typeof setTimeout> | undefined;
+    const c = coalescer(() => {
+      setRefreshes((n) => n + 1);
+      startTransition(() => router.refresh());
+      clearTimeout(stuck);
+      stuck = setTimeout(() => c.settled(), REFRESH_STUCK_MS);
+    }, { minGapMs: REFRESH_GAP_MS });
+    refresher.current = c;
+    return () => {
+      clearTimeout(stuck);
+      c.stop();
+      refresher.current = null;
+    };
+  }, [router]);
+
+  // The transition that ran router.refresh() is over: the page shows what the server read.
+  useEffect(() => {
+    if (!pending) refresher.current?.settled();
+  }, [pending]);
+
+  useEffect(() => {
+    const url = `/api/internal/stream?${new URLSearchParams({ scope, ...(trackableId ? { trackableId } : {}) })}`;
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
     let stopped = false;
-    let inFlight: AbortController | null = null;
+    const refresh = () => refresher.current?.request();
 
-    const schedule = (ms: number) => {
-      clearTimeout(timer);
-      if (!stopped && document.visibilityState === "visible") timer = setTimeout(poll, ms);
+    const close = () => {
+      clearTimeout(retry);
+      source?.close();
+      source = null;
+      setConnected(false);
     };
-    const refresh = () => {
-      router.refresh();
-      setRefreshes((n) => n + 1);
-    };
-    async function poll() {
-      if (stopped || document.visibilityState !== "visible" || inFlight) return;
-      inFlight = new AbortController();
-      try {
-        const res = await fetch(url, { cache: "no-store", signal: inFlight.signal, headers: { Accept: "application/json" } });
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        const { fingerprint } = (await res.json()) as { fingerprint: string };
-        if (fingerprint !== last.current) refresh();
-        last.current = fingerprint;
+    const open = () => {
+      if (stopped || source || document.visibilityState !== "visible") return;
+      const es = new EventSource(url);
+      source = es;
+      es.addEventListener("ready", () => {
         failures = 0;
         setState("live");
-      } catch (err) {
-        if ((err as Error).name === "AbortError") return;
+        setConnected(true);
+        refresh();
+      });
+      es.addEventListener("change", refresh);
+      // Reopened by hand, not by EventSource: it gives up for good on a 401 or 429, and its own retry has no backoff.
+      es.onerror = () => {
+        close();
         failures += 1;
         setState("offline");
-      } finally {
-        inFlight = null;
-      }
-      // After failures (a 429, a restart) wait longer each time, up to 30 s.
-      schedule(failures ? Math.min(MAX_BACKOFF_MS, everyMs * 2 ** failures) : everyMs);
-    }
+        retry = setTimeout(open, Math.min(MAX_BACKOFF_MS, FIRST_RETRY_MS * 2 ** (failures - 1)));
+      };
+    };
     const onVisibility = () => {
       if (document.visibilityState === "visible") {
         setState("live");
-        refresh(); // what changed while hidden shows at once
-        void poll();
+        open();
       } else {
-        clearTimeout(timer);
-        inFlight?.abort();
+        close();
         setState("paused");
       }
     };
 
     document.addEventListener("visibilitychange", onVisibility);
-    if (document.visibilityState === "visible") void poll();
+    if (document.visibilityState === "visible") open();
     else setState("paused");
     return () => {
       stopped = true;
-      clearTimeout(timer);
-      inFlight?.abort();
+      close();
       document.removeEventListener("visibilitychange", onVisibility);
     };
-  }, [scope, trackableId, since, everyMs, router]);
+  }, [scope, trackableId]);
 
   const label = state === "live" ? "Live" : state === "paused" ? "Paused" : "Reconnecting…";
   const title =
     state === "live"
-      ? "This page updates by itself within a few seconds of a change"
+      ? "This page updates by itself within a second of a change"
       : state === "paused"
         ? "Updates are paused while this tab is hidden"
         : "Cannot reach the server; retrying";
@@ -100,6 +118,7 @@ export function LiveRefresh({ scope, trackableId, since, everyMs = LIVE_POLL_MS 
       data-testid="live-indicator"
       data-state={state}
       data-refreshes={refreshes}
+      data-connected={connected}
       className={
         "inline-flex shrink-0 self-center items-center gap-1.5 rounded-full px-2.5 py-1 text-xs font-medium ring-1 " +
         (state === "live"

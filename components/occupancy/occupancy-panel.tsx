@@ -11,8 +11,8 @@ interface Occupant {
 }
 
 // The geofences page's "Who is inside now": every geofence with the trackables inside it (occupied ones first) and a
-// link to its events. It re-renders with the page when the live refresher sees a change.
-export function OccupancyPanel({ geofences, occupants, truncated, since }: { geofences: Geofence[]; occupants: Occupant[]; truncated: boolean; since: string }) {
+// link to its events. It re-renders with the page when the live stream reports a change.
+export function OccupancyPanel({ geofences, occupants, truncated }: { geofences: Geofence[]; occupants: Occupant[]; truncated: boolean }) {
   const inside = new Map<string, Occupant[]>();
   for (const o of occupants) inside.set(o.geofenceId, [...(inside.get(o.geofenceId) ?? []), o]);
   const ordered = [...geofences].sort((a, b) => (inside.get(b.id)?.length ?? 0) - (inside.get(a.id)?.length ?? 0));
@@ -22,7 +22,7 @@ export function OccupancyPanel({ geofences, occupants, truncated, since }: { geo
         <h2 id="occupancy-heading" className="text-base font-semibold text-slate-900">
           Who is inside now
         </h2>
-        <LiveRefresh scope="geofences" since={since} />
+        <LiveRefresh scope="geofences" />
       </div>
       {geofences.length === 0 ? (
         <p className="mt-2 text-sm text-slate-500">No geofences yet: draw one on the map above, and the trackables inside it show here.</p>

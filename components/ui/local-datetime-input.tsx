@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef, type ComponentProps } from "react";
+import { useEffect, useRef, useState, type ComponentProps } from "react";
 
 /** A Date → "2026-11-22T07:30", the value of <input type="datetime-local">, in the browser's zone. */
 export function toLocalInput(d: Date): string {
@@ -18,7 +18,9 @@ export function localInputToIso(value: string): string {
  * A datetime-local input in the viewer's time zone that submits a UTC instant: the visible input has no name; a
  * hidden input `name` carries the ISO instant, so plain GET forms (and shared URLs) stay zone-independent. `value` is
  * the current instant (ISO) or "". The server cannot know the zone, so the visible value is filled in after
- * hydration (both inputs are uncontrolled: what someone typed before hydration is kept, not reset).
+ * hydration (it is uncontrolled: what someone typed before hydration is kept, not reset). The hidden instant is state:
+ * React writes an input's `defaultValue` again on every render, and a hidden input's value is that attribute, so a
+ * re-render (a live refresh) would otherwise put back the URL's instant over what was typed.
  */
 export function LocalDateTimeInput({
   name,
@@ -26,26 +28,25 @@ export function LocalDateTimeInput({
   ...props
 }: { name: string; value: string } & Omit<ComponentProps<"input">, "name" | "value" | "defaultValue" | "type" | "onChange" | "ref">) {
   const visible = useRef<HTMLInputElement>(null);
-  const hidden = useRef<HTMLInputElement>(null);
   const mounted = useRef(false);
+  const [instant, setInstant] = useState(value);
   const initial = value && !Number.isNaN(new Date(value).getTime()) ? toLocalInput(new Date(value)) : "";
   useEffect(() => {
     const el = visible.current!;
-    const out = hidden.current!;
     if (!mounted.current) {
       mounted.current = true;
       if (el.value) {
-        out.value = localInputToIso(el.value); // typed before hydration
+        setInstant(localInputToIso(el.value)); // typed before hydration
         return;
       }
     }
     el.value = initial; // first show, or new values from the URL (a filter applied or cleared)
-    out.value = value;
+    setInstant(value);
   }, [value, initial]);
   return (
     <>
-      <input {...props} ref={visible} type="datetime-local" onChange={(e) => (hidden.current!.value = localInputToIso(e.target.value))} />
-      <input ref={hidden} type="hidden" name={name} defaultValue={value} />
+      <input {...props} ref={visible} type="datetime-local" onChange={(e) => setInstant(localInputToIso(e.target.value))} />
+      <input type="hidden" name={name} value={instant} readOnly />
     </>
   );
 }

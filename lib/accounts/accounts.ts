@@ -4,8 +4,8 @@ import { env } from "@/lib/config/env";
 import { exec, type Ctx, type Plan } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
 import { accounts, events, users, type AccountRow } from "@/lib/db/schema";
-import { notFound } from "@/lib/http/errors";
-import type { AccountMember, UpdateAccountInput } from "./schemas";
+import { ApiError, notFound } from "@/lib/http/errors";
+import type { AccountMember, DeleteWorkspaceInput, UpdateAccountInput } from "./schemas";
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -51,6 +51,20 @@ export async function deleteAccounts(db: Db, ids: readonly string[]): Promise<vo
     await tx.delete(accounts).where(inArray(accounts.id, [...ids]));
   });
   for (const accountId of ids) forgetVerifiedKeys({ accountId });
+}
+
+/**
+ * Deletes ctx's account and all its data, once the workspace's name has been typed as it is (trimmed) to confirm.
+ * Its users go with it (each belongs to one account), so every session of theirs ends: a session is only honoured
+ * while its user exists.
+ */
+export async function deleteWorkspace({ ctx, input }: { ctx: Ctx; input: DeleteWorkspaceInput }): Promise<void> {
+  const account = await getAccount(ctx.db, ctx.account.id);
+  if (!account) throw notFound("Account", ctx.account.id);
+  if (input.name !== account.name.trim()) {
+    throw new ApiError("invalid_request", "Invalid body: name: must be the workspace's name, exactly as shown");
+  }
+  await deleteAccounts(ctx.db, [account.id]);
 }
 
 /** Renames ctx's account (the workspace name shown in the dashboard); the slug does not change. */

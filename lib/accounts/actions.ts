@@ -1,8 +1,8 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
-import { renameAccount } from "@/lib/accounts/accounts";
-import { UpdateAccountInput } from "@/lib/accounts/schemas";
+import { deleteWorkspace, renameAccount } from "@/lib/accounts/accounts";
+import { DeleteWorkspaceInput, UpdateAccountInput } from "@/lib/accounts/schemas";
 import { ChangePasswordInput } from "@/lib/auth/schemas";
 import { PasswordThrottledError } from "@/lib/auth/throttle";
 import { changePassword, WrongPasswordError } from "@/lib/auth/users";
@@ -16,6 +16,14 @@ export async function renameWorkspaceAction(input: { name: string }) {
     // The sidebar shows the workspace name on every page.
     revalidatePath("/", "layout");
     return { name: account.name };
+  }, { labels: { name: "Workspace name" } });
+}
+
+/** Deletes the workspace; the page then signs out (the session no longer names a user) and goes to /sign-in. */
+export async function deleteWorkspaceAction(input: { name: string }) {
+  return dashboardAction(DeleteWorkspaceInput, input, async ({ input, session }) => {
+    await deleteWorkspace({ ctx: session.ctx, input });
+    return { deleted: true };
   }, { labels: { name: "Workspace name" } });
 }
 

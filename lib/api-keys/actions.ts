@@ -2,18 +2,28 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/keys";
+import { FULL_ACCESS, ScopeList } from "@/lib/api-keys/scopes";
 import { requireSession } from "@/lib/auth/session";
 
 const Name = z.string().trim().min(1, "Give the key a name.").max(100, "A key name has at most 100 characters.");
 
-export type CreateKeyResult = { ok: true; key: string; start: string } | { ok: false; fieldErrors: { name?: string } };
+export type CreateKeyResult = { ok: true; key: string; start: string } | { ok: false; fieldErrors: { name?: string; scopes?: string } };
 
 /** Creates a key for the signed-in user's account; the plaintext is returned here once and never again. */
-export async function createApiKeyAction(input: { name: string }): Promise<CreateKeyResult> {
+export async function createApiKeyAction(input: { name: string; scopes?: string[] }): Promise<CreateKeyResult> {
   const { ctx } = await requireSession();
   const name = Name.safeParse(input.name);
-  if (!name.success) return { ok: false, fieldErrors: { name: name.error.issues[0]!.message } };
-  const { key, apiKey } = await createApiKey({ db: ctx.db, accountId: ctx.account.id, name: name.data });
+  const scopes = ScopeList.safeParse(input.scopes ?? [FULL_ACCESS]);
+  if (!name.success || !scopes.success) {
+    return {
+      ok: false,
+      fieldErrors: {
+        ...(name.success ? {} : { name: name.error.issues[0]!.message }),
+        ...(scopes.success ? {} : { scopes: "Choose at least one scope, or full access." }),
+      },
+    };
+  }
+  const { key, apiKey } = await createApiKey({ db: ctx.db, accountId: ctx.account.id, name: name.data, scopes: scopes.data });
   revalidatePath("/api-keys");
   return { ok: true, key, start: apiKey.start };
 }

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { accounts, apiKeys, type ApiKeyRow } from "@/lib/db/schema";
 import type { AccountRef } from "@/lib/context";
 import { sha256Hex, VerifiedCache } from "@/lib/credentials/verified-cache";
+import { FULL_ACCESS } from "./scopes";
 
 export const KEY_PREFIX = "fl_";
 const START_LENGTH = KEY_PREFIX.length + 6;
@@ -26,6 +27,7 @@ export interface ApiKeyView {
   id: string;
   name: string;
   start: string;
+  scopes: string[];
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -35,17 +37,18 @@ const view = (row: ApiKeyRow): ApiKeyView => ({
   id: row.id,
   name: row.name,
   start: row.start,
+  scopes: row.scopes,
   createdAt: row.createdAt,
   lastUsedAt: row.lastUsedAt,
   revokedAt: row.revokedAt,
 });
 
 /** Creates a key; the plaintext is in the result and nowhere else, ever. */
-export async function createApiKey({ db, accountId, name }: { db: Db; accountId: string; name: string }) {
+export async function createApiKey({ db, accountId, name, scopes = [FULL_ACCESS] }: { db: Db; accountId: string; name: string; scopes?: string[] }) {
   const key = generateKey();
   const [row] = await db
     .insert(apiKeys)
-    .values({ accountId, name, hash: hashKey(key), start: key.slice(0, START_LENGTH) })
+    .values({ accountId, name, hash: hashKey(key), start: key.slice(0, START_LENGTH), scopes })
     .returning();
   return { key, apiKey: view(row!) };
 }
@@ -80,6 +83,8 @@ export async function revokeApiKeyById(db: Db, id: string): Promise<boolean> {
 export interface VerifiedKey {
   keyId: string;
   account: AccountRef;
+  /** Fixed when the key is made, so a cached verification never holds stale scopes. */
+  scopes: string[];
 }
 
 const keyCache = new VerifiedCache<VerifiedKey>("apiKeyCache", { ttlMs: KEY_CACHE_TTL_MS, max: KEY_CACHE_MAX });
@@ -100,16 +105,29 @@ export async function verifyApiKey(db: Db, presented: string, now = Date.now()):
   }
   const startedAt = keyCache.generation();
   const [row] = await db
-    .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, accountId: accounts.id, plan: accounts.plan })
+    .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, scopes: apiKeys.scopes, accountId: accounts.id, plan: accounts.plan })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(eq(apiKeys.hash, hash))
     .limit(1);
   if (!row || row.revokedAt) return null;
-  const verified: VerifiedKey = { keyId: row.keyId, account: { id: row.accountId, plan: row.plan } };
+  const verified: VerifiedKey = { keyId: row.keyId, account: { id: row.accountId, plan: row.plan }, scopes: row.scopes };
   keyCache.set(hash, verified, startedAt, now);
   touchLastUsed(db, row.keyId);
   return verified;
+}
+
+/** The key a stream token was made for, by id, while it is unrevoked (stream tokens are checked once per stream). */
+export async function verifyStreamKey(db: Db, keyId: string): Promise<VerifiedKey | null> {
+  const [row] = await db
+    .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, scopes: apiKeys.scopes, accountId: accounts.id, plan: accounts.plan })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(eq(apiKeys.id, keyId))
+    .limit(1);
+  if (!row || row.revokedAt) return null;
+  touchLastUsed(db, row.keyId);
+  return { keyId: row.keyId, account: { id: row.accountId, plan: row.plan }, scopes: row.scopes };
 }
 
 /** Records use of a key without making the request wait for it (and at most once a minute per key). */

@@ -1,6 +1,7 @@
 "use server";
 // Server actions of the sign-up, "Forgot password?" and reset-link pages (the reset verbs are those of
 // `npm run user:reset-password`).
+import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { signUpLimiter } from "@/lib/auth/options";
 import { EmailTakenError, signUp } from "@/lib/auth/users";
@@ -10,6 +11,9 @@ import { clientIp } from "@/lib/http/client-ip";
 import { mailer } from "@/lib/mail/mailer";
 import { InvalidResetLinkError, requestPasswordReset, resetLimits, resetPassword } from "./password-reset";
 import { ForgotPasswordInput, ResetPasswordInput, SignUpInput } from "./schemas";
+import { requireSession } from "./session";
+import { PasswordThrottledError, throttlePasswordAttempt } from "./throttle";
+import { beginTwoFactor, disableTwoFactor, enableTwoFactor, enrolment } from "./two-factor";
 
 export type SignUpResult = { ok: true } | { ok: false; error?: string; fieldErrors?: Record<string, string> };
 
@@ -54,4 +58,49 @@ export async function resetPasswordAction(input: { token: string; password: stri
     if (err instanceof InvalidResetLinkError) return { ok: false, error: err.message };
     throw err;
   }
+}
+
+// Two-factor sign-in settings (the account page). Every code typed here spends the sign-in budgets of the user's
+// email, so a session in the wrong hands guesses codes no faster than the sign-in page allows.
+
+export type TwoFactorSetup = { ok: true; secret: string; url: string; qr: string } | { ok: false; error: string };
+
+export async function beginTwoFactorAction(): Promise<TwoFactorSetup> {
+  const { user, ctx } = await requireSession();
+  const secret = await beginTwoFactor(ctx.db, user.id);
+  if (!secret) return { ok: false, error: "Two-factor sign-in is already on." };
+  return { ok: true, ...(await enrolment(secret, user.email)) };
+}
+
+export type TwoFactorResult = { ok: true; recoveryCodes?: string[] } | { ok: false; error: string };
+
+async function throttledCode(email: string): Promise<string | null> {
+  try {
+    await throttlePasswordAttempt(email, clientIp(await headers()), "code");
+    return null;
+  } catch (err) {
+    if (err instanceof PasswordThrottledError) return err.message;
+    throw err;
+  }
+}
+
+export async function enableTwoFactorAction(input: { code: string }): Promise<TwoFactorResult> {
+  const { user, ctx } = await requireSession();
+  const refused = await throttledCode(user.email);
+  if (refused) return { ok: false, error: refused };
+  const codes = await enableTwoFactor(ctx.db, user.id, String(input.code ?? ""));
+  if (!codes) return { ok: false, error: "That code is not valid. Enter the current code from your authenticator app." };
+  revalidatePath("/account");
+  return { ok: true, recoveryCodes: codes };
+}
+
+export async function disableTwoFactorAction(input: { code: string }): Promise<TwoFactorResult> {
+  const { user, ctx } = await requireSession();
+  const refused = await throttledCode(user.email);
+  if (refused) return { ok: false, error: refused };
+  if (!(await disableTwoFactor(ctx.db, user.id, String(input.code ?? "")))) {
+    return { ok: false, error: "That code is not valid. Enter a current code or an unused recovery code." };
+  }
+  revalidatePath("/account");
+  return { ok: true };
 }

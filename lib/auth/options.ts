@@ -3,20 +3,19 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
 import { env } from "@/lib/config/env";
-import { persistedSecret } from "@/lib/config/secrets";
+import { authSecret } from "@/lib/config/secrets";
 import { getDb } from "@/lib/db/client";
 import { clientIp } from "@/lib/http/client-ip";
 import { getLimiter } from "@/lib/rate-limit";
 import { DEFAULT_AFTER_SIGN_IN, sameOriginPath } from "./callback-url";
-import { SignInInput } from "./schemas";
+import { SignInInput, TWO_FACTOR_INVALID, TWO_FACTOR_REQUIRED } from "./schemas";
+import { verifySecondFactor } from "./two-factor";
 import { throttlePasswordAttempt } from "./throttle";
 import { endSessions, findOrCreateOAuthUser, verifyCredentials } from "./users";
 
 // next-auth v4 builds its callback URLs from NEXTAUTH_URL; ours is APP_URL.
 process.env.NEXTAUTH_URL ??= env().APP_URL;
 
-/** AUTH_SECRET, or one generated on first start and kept in the data directory. */
-export const authSecret = (): string => env().AUTH_SECRET ?? persistedSecret("auth-secret");
 
 export const signUpLimiter = () => getLimiter("signup-ip", env().SIGNUP_RATE_LIMIT_PER_IP, 3600);
 
@@ -25,15 +24,27 @@ function providers(): AuthOptions["providers"] {
   const list: AuthOptions["providers"] = [
     CredentialsProvider({
       name: "Email",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+        code: { label: "Two-factor code", type: "text" },
+      },
       async authorize(credentials, req) {
         const parsed = SignInInput.safeParse(credentials ?? {});
         if (!parsed.success) return null;
-        const { email, password } = parsed.data;
+        const { email, password, code } = parsed.data;
+        // Every attempt counts, with or without a code: wrong two-factor codes spend the same budgets as passwords.
         await throttlePasswordAttempt(email, clientIp(req.headers ?? {}), "sign-in");
         // A PasswordHashingBusyError's message reaches the form as is (next-auth passes an authorize error's message on).
-        const user = await verifyCredentials(await getDb(), email, password);
-        return user ? { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } : null;
+        const db = await getDb();
+        const user = await verifyCredentials(db, email, password);
+        if (!user) return null;
+        if (user.totpEnabledAt) {
+          // Only after the right password: the form then asks for the code and sends all three again.
+          if (!code) throw new Error(TWO_FACTOR_REQUIRED);
+          if (!(await verifySecondFactor(db, user.id, code))) throw new Error(TWO_FACTOR_INVALID);
+        }
+        return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
       },
     }),
   ];

@@ -9,6 +9,7 @@ import { getLimiter } from "@/lib/rate-limit";
 import { z } from "zod";
 import { hashPassword } from "./password";
 import { Email } from "./schemas";
+import { log } from "@/lib/log/logger";
 
 /** A reset link works for an hour, once. */
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -87,7 +88,7 @@ export async function requestPasswordReset(
   const sending = (async () => {
     const link = await createResetLink(db, email, { now });
     if (link) await mailer.send({ to: [email], ...resetMail(link) });
-  })().catch((err: unknown) => console.error("[password-reset] the reset mail was not sent:", err instanceof Error ? err.message : String(err)));
+  })().catch((err: unknown) => log.error("[password-reset] the reset mail was not sent:", err instanceof Error ? err.message : String(err)));
   return { sending };
 }
 

@@ -16,7 +16,16 @@ export const SignUpInput = z.object({
 });
 export type SignUpInput = z.infer<typeof SignUpInput>;
 
-export const SignInInput = z.object({ email: Email, password: z.string().min(1, "Enter your password").max(200) });
+export const SignInInput = z.object({
+  email: Email,
+  password: z.string().min(1, "Enter your password").max(200),
+  // The second factor of a user with two-factor sign-in on: a TOTP code or a recovery code.
+  code: z.string().trim().max(64).optional(),
+});
+
+/** The sign-in errors the form answers by asking for (another) two-factor code. */
+export const TWO_FACTOR_REQUIRED = "TwoFactorRequired";
+export const TWO_FACTOR_INVALID = "TwoFactorInvalid";
 export type SignInInput = z.infer<typeof SignInInput>;
 
 export const ChangePasswordInput = z.object({

@@ -72,6 +72,15 @@ const EnvSchema = z.object({
     .refine((s) => /^smtps?:\/\/[^/]/.test(s), "must be smtp://user:pass@host:port or smtps://user:pass@host:port")
     .optional(),
   SMTP_FROM: z.string().optional(),
+  // Operations: the Bearer token of GET /metrics (unset: loopback clients only), and the logs' level and format (json
+  // lines, the default under NODE_ENV=production, or readable lines).
+  METRICS_TOKEN: z.string().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  // Live event streams (GET /api/v1/stream): open at once per API key on each server (429 beyond), and the interval
+  // of the keep-alive comment on every open stream.
+  STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).default(10),
+  STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).default(15_000),
   // Map tiles for every map of the dashboard and share pages, read at run time (no rebuild needed to change them).
   NEXT_PUBLIC_MAP_TILE_URL: z.string().default("https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png"),
   NEXT_PUBLIC_MAP_ATTRIBUTION: z

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { dataDir } from "./env";
+import { dataDir, env } from "./env";
 
 /**
  * A secret generated on first use and kept in the data directory (mode 0600), so it survives restarts without the
@@ -29,3 +29,6 @@ export function persistedSecret(name: string, bytes = 32): string {
 
 /** Authorizes the local provisioning endpoint that apikey:create uses while a server holds the embedded database. */
 export const adminToken = () => persistedSecret("admin-token");
+
+/** AUTH_SECRET, or one generated on first start and kept in the data directory: sessions and stream tokens are signed with it. */
+export const authSecret = (): string => env().AUTH_SECRET ?? persistedSecret("auth-secret");

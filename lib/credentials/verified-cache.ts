@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import { log } from "@/lib/log/logger";
 
 /**
  * SHA-256 hex of a presented secret (API key, device token): tables are searched by it, never by the secret. One-shot
@@ -76,6 +77,6 @@ export class VerifiedCache<V> {
     if (lastTouched.size > this.opts.max) {
       for (const [other, at] of lastTouched) if (now - at >= LAST_USED_INTERVAL_MS) lastTouched.delete(other);
     }
-    void write(new Date(now)).catch((err: unknown) => console.error(`[${this.name}] could not record lastUsedAt:`, err));
+    void write(new Date(now)).catch((err: unknown) => log.error(`[${this.name}] could not record lastUsedAt:`, err));
   }
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { requireSession, type DashboardSession } from "@/lib/auth/session";
 import { ApiError, fieldPath } from "@/lib/http/errors";
 import { fieldErrorsFromIssues, fieldSentence, type FieldLabels } from "./field-messages";
+import { log } from "@/lib/log/logger";
 
 /** What every dashboard server action returns: data, or errors a form can show next to its fields. */
 export type ActionResult<T> =
@@ -33,7 +34,7 @@ export async function dashboardAction<S extends z.ZodType, T>(
     return { ok: true, data: await fn({ input: parsed.data, session }) };
   } catch (err) {
     if (err instanceof ApiError) return { ok: false, error: err.message, code: err.code, fieldErrors: fieldErrorsOf(err.message, opts.labels) };
-    console.error("[dashboard] action failed:", err);
+    log.error("[dashboard] action failed:", err);
     return { ok: false, error: "Something went wrong. Try again.", code: "internal_error", fieldErrors: {} };
   }
 }

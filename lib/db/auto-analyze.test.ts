@@ -12,7 +12,8 @@ beforeAll(async () => {
   unit = await openUnitDb("auto-analyze");
   db = unit.db;
   await analyzeGrownTables(db); // the migrated schema's tables, as the app's first run would
-});
+  // Opening a scratch database runs every migration: like the other database tests, allow for a loaded machine.
+}, 120_000);
 afterAll(async () => {
   await db.execute(sql`drop table if exists auto_analyze_probe`);
   await unit.close();

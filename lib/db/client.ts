@@ -7,6 +7,7 @@ import { dataDir, env } from "@/lib/config/env";
 import { EmbeddedDatabaseBusyError, type LockInfo, type LockRole } from "./embedded-lock";
 import { migrateDatabase } from "./migrate";
 import * as schema from "./schema";
+import { log } from "@/lib/log/logger";
 
 // The one database handle type the product code sees. One driver (postgres.js) for both databases: Postgres at
 // DATABASE_URL, or the embedded PGlite, which runs in a process of its own (lib/db/embedded-server.ts) and speaks the
@@ -177,7 +178,7 @@ async function startEmbeddedDatabase(dir: string, role: LockRole): Promise<{ soc
   // restarts it), a script's queries fail.
   child.once("exit", (code, signal) => {
     if (stopping) return;
-    console.error(`[fenceline] the embedded database process stopped (${signal ?? `exit ${code}`})`);
+    log.error(`[fenceline] the embedded database process stopped (${signal ?? `exit ${code}`})`);
     if (role === "server") process.exit(1);
   });
   // The app does not wait for it to exit (it closes itself when this process goes).

@@ -14,6 +14,7 @@ import net from "node:net";
 import path from "node:path";
 import { makePrivate, PRIVATE_UMASK } from "@/lib/config/data-dir";
 import { acquireEmbeddedLock, EmbeddedDatabaseBusyError, ownerGone, readEmbeddedLock, type LockRole } from "./embedded-lock";
+import { log } from "@/lib/log/logger";
 
 // Postgres's files (the WAL holds every secret stored) are the owner's only, whoever started this process and with
 // what umask. PGlite's file layer (Emscripten's NODEFS) chmods each file it creates to the mode asked for (0666),
@@ -59,7 +60,7 @@ async function lock(): Promise<() => void> {
 function coalesceReplies(socketServer: object): void {
   const netServer = (socketServer as { server?: unknown }).server;
   if (!(netServer instanceof net.Server)) {
-    console.warn("[fenceline] the embedded database's socket server has no net.Server to coalesce replies on");
+    log.warn("[fenceline] the embedded database's socket server has no net.Server to coalesce replies on");
     return;
   }
   netServer.prependListener("connection", (socket: net.Socket) => {
@@ -148,7 +149,7 @@ async function main() {
   const close = () =>
     (closing ??= (async () => {
       await server.stop().catch(() => {});
-      await db.close().catch((err: unknown) => console.error("[fenceline] closing the embedded database:", err));
+      await db.close().catch((err: unknown) => log.error("[fenceline] closing the embedded database:", err));
       fs.rmSync(socketPath, { force: true });
       // A socket outside the data directory (a long DATA_DIR) sits in a temp directory of its own: gone with it.
       const socketDir = path.dirname(socketPath);
@@ -183,13 +184,13 @@ if (initialising) {
   initialise(initialising).then(
     () => process.exit(0),
     (err: unknown) => {
-      console.error("[fenceline] making the embedded database's data directory failed:", err);
+      log.error("[fenceline] making the embedded database's data directory failed:", err);
       process.exit(1);
     },
   );
 } else {
   main().catch(async (err: unknown) => {
-    console.error("[fenceline] the embedded database could not start:", err);
+    log.error("[fenceline] the embedded database could not start:", err);
     await send({ type: "error", message: err instanceof Error ? err.message : String(err) });
     process.exit(1);
   });

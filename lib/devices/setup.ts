@@ -94,9 +94,10 @@ export function phoneReach(appUrl: string): { loopback: boolean; plainHttp: bool
 }
 
 /** How the dashboard names a Location.source. */
-export const SOURCE_LABELS: Record<"api" | "owntracks" | "traccar" | "overland", string> = {
+export const SOURCE_LABELS: Record<"api" | "owntracks" | "traccar" | "overland" | "import", string> = {
   api: "the API",
   owntracks: "OwnTracks",
   traccar: "Traccar Client, OsmAnd or GPSLogger",
   overland: "Overland",
+  import: "an imported file",
 };

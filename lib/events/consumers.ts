@@ -1,5 +1,7 @@
 import type { AccountRef } from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
+import { notificationConsumer } from "@/lib/notifications/consumer";
+import { streamConsumer } from "@/lib/stream/consumer";
 import { webhookConsumer } from "@/lib/webhooks/consumer";
 import type { Prefetched, RecordedEvent } from "./produced";
 
@@ -15,4 +17,4 @@ export interface EventConsumer {
 }
 
 /** The consumers, each listed once. */
-export const CONSUMERS: readonly EventConsumer[] = [webhookConsumer];
+export const CONSUMERS: readonly EventConsumer[] = [webhookConsumer, notificationConsumer, streamConsumer];

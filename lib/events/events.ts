@@ -23,6 +23,7 @@ export function serializeEvent(row: EventRow): Event {
     reason: row.reason,
     durationSeconds: row.durationSeconds,
     confidence: row.confidence,
+    tripId: row.tripId,
     ...(row.type === "device.status_changed" && { status: statusOf(row) }),
     createdAt: row.createdAt.toISOString(),
   };

@@ -28,6 +28,8 @@ export interface ProducedEvent {
   reason?: EventReason | null;
   durationSeconds?: number | null;
   confidence?: "high" | "low" | null;
+  /** The trip (lib/motion) the event belongs to. */
+  tripId?: string | null;
   /** geofence.*: the geofence, whose own webhook receives the event too. */
   geofence?: GeofenceTarget;
 }

@@ -64,6 +64,8 @@ describe("recording events", () => {
         "geofence.entry",
         "geofence.exit",
         "geofence.exit",
+        // The walk jumps 2 km between fixes: a trip (lib/motion) starts.
+        "trip.started",
       ]);
       const mine = seen.filter((e) => e.accountId === accountId);
       expect(mine.map((e) => e.id).sort()).toEqual(rows.map((r) => r.id).sort());

@@ -2,10 +2,12 @@ import type { AccountRef } from "@/lib/context";
 import { insertUnnested } from "@/lib/db/bulk";
 import type { Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
+import { metrics } from "@/lib/metrics/registry";
 import { events, type NewEventRow } from "@/lib/db/schema";
 import { CONSUMERS, type EventConsumer } from "./consumers";
 import type { Prefetched, ProducedEvent, RecordedEvent } from "./produced";
 import { EVENTS } from "./registry";
+import { log } from "@/lib/log/logger";
 
 /** What recordEvents did in a transaction, for eventsCommitted to act on once it has committed. */
 export interface Recording {
@@ -51,6 +53,7 @@ export async function recordEvents(tx: Tx, account: AccountRef, produced: readon
         reason: e.reason ?? null,
         durationSeconds: e.durationSeconds ?? null,
         confidence: e.confidence ?? null,
+        tripId: e.tripId ?? undefined,
         payload: e.payload,
       });
     }
@@ -65,9 +68,15 @@ export async function recordEvents(tx: Tx, account: AccountRef, produced: readon
   return { events: recorded, started: Object.fromEntries(CONSUMERS.map((c, i) => [c.name, counts[i]!])) };
 }
 
-/** Called with the events a transaction recorded, once it has committed (see onEventsCommitted). */
-export type CommitHook = (events: readonly RecordedEvent[]) => void;
-const hooks = new Set<CommitHook>();
+/**
+ * Called with the events a transaction recorded, once it has committed (see onEventsCommitted), and with the
+ * unrecorded events the producers built for a consumer that wanted them (location.updated, for live streams).
+ */
+export type CommitHook = (events: readonly RecordedEvent[], live: readonly RecordedEvent[]) => void;
+// On globalThis: the app server's own bundle and Next.js's hold separate copies of this module, and a hook registered
+// by either must see the events that either commits.
+const shared = globalThis as unknown as { __fencelineCommitHooks?: Set<CommitHook> };
+const hooks = (shared.__fencelineCommitHooks ??= new Set<CommitHook>());
 
 /**
  * Registers a hook that sees every recorded event of this process once its transaction has committed, exactly once
@@ -80,18 +89,23 @@ export function onEventsCommitted(hook: CommitHook): () => void {
 
 /** After the commit of the transaction that made these recordings: the consumers' follow-up and the commit hooks. */
 export function eventsCommitted(...recordings: Recording[]): void {
+  const counter = metrics().events;
+  // The events log's events: an unrecorded one (location.updated) exists only while some consumer wants it.
+  for (const r of recordings) for (const e of r.events) if (e.id !== null) counter.inc({ type: e.type });
   for (const consumer of CONSUMERS as readonly EventConsumer[]) {
     const started = recordings.reduce((n, r) => n + (r.started[consumer.name] ?? 0), 0);
     if (started > 0) consumer.committed?.(started);
   }
   if (hooks.size === 0) return;
-  const committed = recordings.flatMap((r) => r.events.filter((e) => e.id !== null));
-  if (committed.length === 0) return;
+  const committed: RecordedEvent[] = [];
+  const live: RecordedEvent[] = [];
+  for (const r of recordings) for (const e of r.events) (e.id !== null ? committed : live).push(e);
+  if (committed.length === 0 && live.length === 0) return;
   for (const hook of hooks) {
     try {
-      hook(committed);
+      hook(committed, live);
     } catch (err) {
-      console.error("[events] a commit hook failed", err);
+      log.error("[events] a commit hook failed", err);
     }
   }
 }

@@ -4,6 +4,8 @@ import { batteryLow } from "./types/battery";
 import { deviceStatusChanged } from "./types/device-status";
 import { geofenceDwell, geofenceEntry, geofenceExit } from "./types/geofence";
 import { locationUpdated } from "./types/location";
+import { speedExceeded } from "./types/speed";
+import { tripEnded, tripStarted } from "./types/trip";
 
 // Every event type of the service, each declared once in lib/events/types/. Adding one is its declaration, its
 // producer and one line in this list: subscriptions, the OpenAPI `webhooks` section, test deliveries,
@@ -48,7 +50,7 @@ export function buildRegistry<const D extends ReadonlyArray<EventDeclaration>>(d
   };
 }
 
-const DECLARATIONS = [geofenceEntry, geofenceExit, geofenceDwell, locationUpdated, batteryLow, deviceStatusChanged] as const;
+const DECLARATIONS = [geofenceEntry, geofenceExit, geofenceDwell, locationUpdated, batteryLow, deviceStatusChanged, tripStarted, tripEnded, speedExceeded] as const;
 export const EVENTS: EventRegistry<EventType> = buildRegistry(DECLARATIONS);
 
 /** Every event type's name. */

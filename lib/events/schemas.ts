@@ -45,6 +45,7 @@ export const Event = z
         "For an entry or exit caused by a point: high when the point's accuracy circle lies wholly on the event's side of " +
         "the boundary, low when it crosses the boundary, null when the accuracy is unknown. null for every other event.",
     }),
+    tripId: z.uuid().nullable().meta({ description: "The trip (GET /trips/{tripId}) the event belongs to: trip.started, trip.ended and speed.exceeded during one; else null" }),
     status: DeviceStatusChange.nullable().optional().meta({
       description:
         "Only on device.status_changed (absent on every other type): the status before and after, as its webhook " +

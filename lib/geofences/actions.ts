@@ -9,7 +9,7 @@ import { CreateGeofenceInput, UpdateGeofenceInput } from "@/lib/geofences/schema
 import { trackableNames } from "@/lib/trackables/names";
 import { recoverFailed } from "@/lib/webhooks/delivery-history";
 import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
-import { rotateGeofenceSecret } from "@/lib/webhooks/rotation";
+import { rotateSecret } from "@/lib/webhooks/rotation";
 import { RecoverInput, RotateSecretInput } from "@/lib/webhooks/schemas";
 import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
 
@@ -46,7 +46,7 @@ export async function rotateGeofenceSecretAction(id: string, input: unknown) {
   if (!Id.safeParse(id).success) return invalidId;
   return dashboardAction(RotateSecretInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
-    return rotateGeofenceSecret({ ctx: session.ctx, id, input });
+    return rotateSecret({ ctx: session.ctx, target: { geofenceId: id }, input });
   });
 }
 

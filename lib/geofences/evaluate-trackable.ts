@@ -2,8 +2,10 @@ import { env } from "@/lib/config/env";
 import type { AccountRef } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { beaconOf } from "@/lib/events/payloads";
+import { EVENTS } from "@/lib/events/registry";
 import type { Endpoint, ProducedEvent } from "@/lib/events/produced";
 import { deliveriesOf, eventsCommitted, recordEvents, wanted, type Recording } from "@/lib/events/record";
+import { motionRound } from "@/lib/motion/round";
 import { batteryLow, locationUpdated, statusChanged } from "@/lib/trackables/device-events";
 import { fenceRound, type FenceRound, type PointEvaluation } from "./fence-round";
 import { lockAndRead, saveStates, skipNextPoint, type Locked, type LockedState, type StateUpdate } from "./round-state";
@@ -114,12 +116,23 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
     const perPoint = Math.max(1, ...[...endpointsOf.values()].map((list) => list.filter((e) => e.events.includes("location.updated")).length));
     const budget = Math.min(maxPoints, Math.floor(ROUND_DELIVERY_BUDGET / perPoint));
     const limit = Math.min(cap, Math.max(1, Math.floor(budget / locked.length)));
+    // Motion looks at every locked trackable: a late fix (older than the evaluation cursor) is fetched by no round,
+    // yet recomputes its trips.
+    const motion = await motionRound(tx, locked.map((l) => l.t));
     const work = locked.filter((l) => fetched.has(l.t.id));
-    if (work.length === 0) return result;
+    if (work.length === 0 && motion.writes.length === 0) return result;
 
     const fences = await fenceRound(tx, work.map((l) => l.t), fenceRows);
     const updates: StateUpdate[] = [];
     const produced = new Map<string, { account: AccountRef; list: ProducedEvent[]; endpoints: Endpoint[] }>();
+    const eventsFor = (t: Locked["t"]) => {
+      let forAccount = produced.get(t.accountId);
+      if (!forAccount) {
+        const account = { id: t.accountId, plan: t.plan };
+        produced.set(t.accountId, (forAccount = { account, list: [], endpoints: endpointsOf.get(t.accountId) ?? [] }));
+      }
+      return forAccount;
+    };
     for (const { t, state, cursor } of work) {
       const all = fetched.get(t.id)!;
       const more = all.length > limit;
@@ -127,11 +140,8 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
       const points = more ? all.slice(0, limit) : all;
       const decided = fences.evaluate(t, cursor, points);
 
-      let forAccount = produced.get(t.accountId);
-      if (!forAccount) {
-        const account = { id: t.accountId, plan: t.plan };
-        produced.set(t.accountId, (forAccount = { account, list: [], endpoints: endpointsOf.get(t.accountId) ?? [] }));
-      }
+      const forAccount = eventsFor(t);
+      const before = forAccount.list.length;
       const battery = eventsOf(forAccount.list, {
         t,
         state,
@@ -141,6 +151,11 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
         locationUpdates: wanted("location.updated", forAccount.account, { endpoints: forAccount.endpoints }),
       });
 
+      // The round's events of a moment inside a trip belong to it.
+      for (let i = before; i < forAccount.list.length; i++) {
+        const e = forAccount.list[i]!;
+        if (EVENTS.isRecorded(e.type)) e.tripId = motion.tripAt(t.id, e.occurredAt);
+      }
       const fresh = decided.evaluation.fresh;
       const last = fresh[fresh.length - 1] ?? points[points.length - 1]!;
       updates.push({
@@ -154,9 +169,14 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
       result.transitions += decided.evaluation.transitions.length;
     }
 
+    for (const { t } of locked) {
+      const list = motion.events.get(t.id);
+      if (list && list.length > 0) eventsFor(t).list.push(...list);
+    }
+
     // Every write of the round issued at once (one round trip): the fence and trackable states, then the events, in
     // the order they happened, recorded on every plan and delivered from the records.
-    const writes = fences.writes;
+    const writes = [...motion.writes, ...fences.writes];
     writes.push(...fences.save(), saveStates(tx, updates));
     for (const { account, list, endpoints: known } of produced.values()) {
       writes.push(recordEvents(tx, account, list, { endpoints: known }).then((r) => result.recordings.push(r)));

@@ -133,7 +133,7 @@ describe("coalesced evaluation", () => {
     const all = await unit.db.select({ type: events.type, accountId: events.accountId }).from(events).where(inArray(events.trackableId, pairs.map((p) => p.together)));
     for (const ctx of [enterprise, free]) {
       const types = new Set(all.filter((e) => e.accountId === ctx.account.id).map((e) => e.type));
-      expect([...types].sort()).toEqual(["battery.low", "device.status_changed", "geofence.dwell", "geofence.entry", "geofence.exit"]);
+      expect([...types].sort()).toEqual(["battery.low", "device.status_changed", "geofence.dwell", "geofence.entry", "geofence.exit", "trip.started"]);
     }
     expect(entries).toBeGreaterThan(24);
   });

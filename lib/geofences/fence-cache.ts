@@ -39,6 +39,8 @@ export interface AccountFences {
    * the overlap lasts (activePrevious), with no look-up per event. Not in `fences`, which go into payloads.
    */
   previousSecrets: Map<string, PreviousSecret>;
+  /** The speed limit (m/s) of each fence that has one (lib/motion): not in `fences`, which go into payloads. */
+  speedLimits: Map<string, number>;
 }
 
 /** The rectangles of a box (boxOf), [minLon, minLat, maxLon, maxLat] each, split where it crosses the antimeridian. */
@@ -109,6 +111,7 @@ export async function accountFences(db: Executor, accountId: string, version: nu
       allTrackables: geofences.allTrackables,
       previousSecret: geofences.previousWebhookSecret,
       previousSecretExpiresAt: geofences.previousWebhookSecretExpiresAt,
+      speedLimit: geofences.speedLimit,
     })
     .from(geofences)
     .where(eq(geofences.accountId, accountId))
@@ -144,8 +147,10 @@ export async function accountFences(db: Executor, accountId: string, version: nu
   }
   const previousSecrets = new Map<string, PreviousSecret>();
   for (const r of rows) if (r.previousSecret && r.previousSecretExpiresAt) previousSecrets.set(r.id, { secret: r.previousSecret, expiresAt: r.previousSecretExpiresAt });
+  const speedLimits = new Map<string, number>();
+  for (const r of rows) if (r.speedLimit !== null) speedLimits.set(r.id, r.speedLimit);
   const position = new Map(fences.map((f, i) => [f.id, i]));
-  const loaded: AccountFences = { accountId, version, fences, position, all, forAll: all.every(Boolean), assigned, ...indexOf(fences), previousSecrets };
+  const loaded: AccountFences = { accountId, version, fences, position, all, forAll: all.every(Boolean), assigned, ...indexOf(fences), previousSecrets, speedLimits };
   cache.delete(accountId);
   cache.set(accountId, loaded);
   let total = 0;
@@ -159,7 +164,7 @@ export async function accountFences(db: Executor, accountId: string, version: nu
 }
 
 /** Whether the geofence applies to the trackable: to all of the account's trackables, or assigned to this one. */
-const appliesTo = (af: AccountFences, i: number, trackableId: string) =>
+export const appliesTo = (af: AccountFences, i: number, trackableId: string) =>
   af.all[i]! || (af.assigned.get(af.fences[i]!.id)?.has(trackableId) ?? false);
 
 /** Fences a track's box may hold for candidatesFromCache to test each point against them rather than search per point. */

@@ -1,3 +1,4 @@
+import { invalidBody, unknownTrackables } from "@/lib/trackables/owned";
 import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
@@ -9,6 +10,7 @@ import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { shapeIssues, type CreateGeofenceInput, type Geofence, type GeofenceListQuery, type NotificationType, type UpdateGeofenceInput } from "./schemas";
 import { occupantCounts } from "./occupancy";
 import { eventsCommitted, type Recording } from "@/lib/events/record";
+import { publishNotice } from "@/lib/stream/bus";
 import { exitAllOnDelete, exitUnassigned, reevaluateOnReshape } from "./synthetic";
 import { bumpGeofencesVersion } from "./fence-cache";
 import { polygonSummary, type PolygonGeometry } from "./shapes";
@@ -30,6 +32,7 @@ export function serializeGeofence(row: GeofenceRow, assigned: string[], occupant
     debounceSeconds: row.debounceSeconds,
     dwellSeconds: row.dwellSeconds,
     maxAccuracy: row.maxAccuracy,
+    speedLimit: row.speedLimit,
     tag: row.tag,
     externalId: row.externalId,
     metadata: row.metadata,
@@ -61,30 +64,6 @@ async function serializeAll(ctx: Ctx, rows: GeofenceRow[]): Promise<Geofence[]> 
 }
 
 const ownedBy = (ctx: Ctx, id: string) => and(eq(geofences.id, id), eq(geofences.accountId, ctx.account.id));
-
-/**
- * The entries of `ids` that are not trackables of this account, as `trackableIds[i]: no such trackable`. The found
- * rows are locked (FOR KEY SHARE, what the foreign key would take) so none can be deleted before the assignment is
- * written in the same transaction.
- */
-async function unknownTrackables(ctx: Ctx, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const found = await exec(ctx)
-    .select({ id: trackables.id })
-    .from(trackables)
-    .where(and(eq(trackables.accountId, ctx.account.id), inArray(trackables.id, ids)))
-    .for("key share");
-  const known = new Set(found.map((r) => r.id));
-  return ids.flatMap((id, i) => (known.has(id) ? [] : [`trackableIds[${i}]: no such trackable`]));
-}
-
-const MAX_NAMED = 20;
-
-function invalidBody(problems: string[]): ApiError {
-  const named = problems.slice(0, MAX_NAMED);
-  const more = problems.length > MAX_NAMED ? ` (and ${problems.length - MAX_NAMED} more)` : "";
-  return new ApiError("invalid_request", `Invalid body: ${named.join("; ")}${more}`);
-}
 
 /** The stored position columns of a shape: a circle's own, or a polygon's centroid and bounding radius. */
 function placement(input: { latitude?: number; longitude?: number; radius?: number; geometry?: PolygonGeometry }) {
@@ -155,6 +134,7 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
         debounceSeconds: input.debounceSeconds,
         dwellSeconds: input.dwellSeconds,
         maxAccuracy: input.maxAccuracy,
+        speedLimit: input.speedLimit,
         tag: input.tag ?? null,
         externalId: input.externalId ?? null,
         metadata: input.metadata,
@@ -168,6 +148,7 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
     return { row: inserted!, assigned: trackableIds ?? [] };
   }));
+  publishNotice(ctx.account.id, "geofence");
   return serializeGeofence(row, assigned, 0);
 }
 
@@ -305,6 +286,7 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
     return geofence!;
   }));
   eventsCommitted(...recordings);
+  publishNotice(ctx.account.id, "geofence");
   return updated;
 }
 
@@ -320,4 +302,5 @@ export async function deleteGeofence({ ctx, id }: { ctx: Ctx; id: string }): Pro
     return sent;
   });
   eventsCommitted(recording);
+  publishNotice(ctx.account.id, "geofence");
 }

@@ -7,6 +7,7 @@ import { EmbeddedRunner } from "@/lib/jobs/embedded-runner";
 import { evaluateGeofences } from "@/lib/jobs/workflows/evaluate-geofences";
 import type { Workflow } from "@/lib/jobs/types";
 import { openUnitDb } from "@/tests/support/unit-db";
+import { log } from "@/lib/log/logger";
 
 // A point whose evaluation fails every time (a deterministic failure) must not stop the trackable's later points, on
 // the embedded runner and on Inngest. The failure is real: a trigger in the database refuses the location.updated
@@ -61,7 +62,7 @@ describe("a point that can never be evaluated", () => {
     const { trackableId, ids } = await trackableWithPoints(latitudes);
     await unit.db.insert(jobs).values({ name: evaluateGeofences.name, payload: { trackableId }, concurrencyKey: `evaluate-geofences:${trackableId}` });
     const logs: string[] = [];
-    const spy = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void logs.push(a.map(String).join(" ")));
+    const spy = vi.spyOn(log, "error").mockImplementation((...a: unknown[]) => void logs.push(a.map(String).join(" ")));
     const runnerLog = { error: (...a: unknown[]) => logs.push(a.map(String).join(" ")), warn: () => {} };
     const runner = new EmbeddedRunner(unit.db, new Map([[evaluateGeofences.name, evaluateGeofences as unknown as Workflow]]), {
       pollMs: 20,
@@ -101,7 +102,7 @@ describe("a point that can never be evaluated", () => {
     expect(await deliveredLatitudes(trackableId)).toEqual([]);
 
     // The last try: one point, the poisoned one, skipped; the next rounds evaluate the rest.
-    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const spy = vi.spyOn(log, "error").mockImplementation(() => {});
     try {
       const last = await new InngestTestEngine({
         function: fn,

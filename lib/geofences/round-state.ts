@@ -6,6 +6,7 @@ import type { Endpoint } from "@/lib/events/produced";
 import { describeError } from "@/lib/jobs/types";
 import { fenceRowsOf, fenceStateColumns, type FenceStateJson, type FenceStateRows } from "./fence-state";
 import type { Cursor } from "./evaluation";
+import { log } from "@/lib/log/logger";
 
 // A round's trackable state: locking the state rows, reading everything the round needs behind the locks, and saving
 // the state rows back. Evaluation of the fences is fence-round.ts; the events, evaluate-trackable.ts.
@@ -179,7 +180,7 @@ export async function skipNextPoint(trackableId: string, cause: unknown): Promis
   });
   if (!skipped) return false;
   const reason = describeError(cause).slice(0, 500);
-  console.error(
+  log.error(
     `[geofences] skipped location ${skipped.id} of trackable ${trackableId} (${skipped.timestamp.toISOString()}): ` +
       `its evaluation failed on every try (${reason}); it emits no event, and the trackable's later locations are evaluated`,
   );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SpeedLimit } from "@/lib/motion/schemas";
 import { env } from "@/lib/config/env";
 import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
 import { Id, Latitude, Longitude, Timestamp } from "@/lib/schemas/common";
@@ -139,6 +140,8 @@ const DwellSeconds = int("seconds", 604_800).meta({
     "after the entry's occurred_at while still inside.",
   example: 600,
 });
+const GeofenceSpeedLimit = SpeedLimit.meta({ description: "m/s inside this geofence (the lower of it and the trackable's motion.speedLimit wins); null = none", example: 8.3 });
+
 const MaxAccuracy = z
   .number()
   .min(0, "must be between 0 and 100000 metres")
@@ -190,6 +193,7 @@ export const Geofence = z
     debounceSeconds: z.number().int().meta({ description: "Seconds on the new side before a crossing counts" }),
     dwellSeconds: z.number().int().meta({ description: "Seconds inside before geofence.dwell (0 = off)" }),
     maxAccuracy: z.number().nullable().meta({ description: "Worst point accuracy (metres) that can enter or leave; null = no limit" }),
+    speedLimit: z.number().nullable().meta({ description: "m/s: speed.exceeded inside it above this (the lower of it and the trackable's limit wins); null = none" }),
     tag: z.string().nullable(),
     externalId: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
@@ -229,6 +233,7 @@ export const CreateGeofenceInput = z
     debounceSeconds: DebounceSeconds.default(0),
     dwellSeconds: DwellSeconds.default(0),
     maxAccuracy: MaxAccuracy.default(null),
+    speedLimit: GeofenceSpeedLimit.default(null),
     tag: Tag.optional(),
     externalId: ExternalId.optional(),
     metadata: Metadata.default({}),
@@ -261,6 +266,7 @@ export const UpdateGeofenceInput = z
     debounceSeconds: DebounceSeconds.optional(),
     dwellSeconds: DwellSeconds.optional(),
     maxAccuracy: MaxAccuracy.optional(),
+    speedLimit: GeofenceSpeedLimit.optional(),
     tag: Tag.optional(),
     externalId: ExternalId.optional(),
     metadata: Metadata.optional().meta({ description: "Replaces the whole metadata object" }),

@@ -12,10 +12,15 @@ export type RequestLike = Pick<Request, "method" | "url" | "headers" | "body">;
 
 /** Reads the raw body, refusing more than 1 MiB (413) whether or not Content-Length announced it. */
 export async function readBodyText(req: RequestLike, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  return new TextDecoder("utf-8", { fatal: false }).decode(await readBodyBytes(req, maxBytes));
+}
+
+/** The raw body's bytes, with readBodyText's limit. */
+export async function readBodyBytes(req: RequestLike, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
   const tooLarge = () => new ApiError("payload_too_large", `Request body exceeds ${maxBytes} bytes`);
   const declared = Number(req.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  if (!req.body) return "";
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -29,7 +34,7 @@ export async function readBodyText(req: RequestLike, maxBytes = MAX_BODY_BYTES):
     }
     chunks.push(value);
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 /** The request's media type, lower case and without parameters ("application/json"), or null when it has none. */

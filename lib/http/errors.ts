@@ -5,11 +5,14 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
   plan_required: 403,
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  cursor_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,
 } as const;
@@ -22,6 +25,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Extra fields of the error object, beside code and message (insufficient_scope names its `scope`). */
+    readonly details: Record<string, string> = {},
   ) {
     super(message);
     this.name = "ApiError";
@@ -64,10 +69,22 @@ export const ErrorBody = z
     error: z.object({
       code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).meta({ description: "Machine-readable code" }),
       message: z.string().meta({ description: "Human-readable explanation naming the offending parameter" }),
+      scope: z.string().optional().meta({ description: "With `insufficient_scope`: the scope the request needs", example: "locations:write" }),
     }),
   })
   .meta({ id: "Error" });
 
-export function errorBody(code: ErrorCode, message: string) {
-  return { error: { code, message } };
+export function errorBody(code: ErrorCode, message: string, details: Record<string, string> = {}) {
+  return { error: { code, message, ...details } };
 }
+
+/** 403 for a key whose scopes do not include the one the request needs. */
+export const insufficientScope = (scope: string) =>
+  new ApiError(
+    "insufficient_scope",
+    scope === "*"
+      ? `This API key lacks the scope this request needs: "*" (only a key with every scope may do this)`
+      : `This API key lacks the scope this request needs: ${scope}`,
+    {},
+    { scope },
+  );

@@ -1,10 +1,14 @@
 import { verifyApiKey } from "@/lib/api-keys/keys";
+import { allows, requiredScope } from "@/lib/api-keys/scopes";
 import type { Ctx, Plan } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
+import { idempotencyKeyOf, withIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { apiLimiter, authFailureLimiter, rateLimitHeaders, type RateLimitResult } from "@/lib/rate-limit";
+import { STREAM_TOKEN_PREFIX } from "@/lib/stream/tokens";
 import type { RequestLike } from "./body";
 import { clientIp } from "./client-ip";
-import { ApiError, errorBody, type ErrorCode } from "./errors";
+import { ApiError, errorBody, insufficientScope, type ErrorCode } from "./errors";
+import { log } from "@/lib/log/logger";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -31,17 +35,23 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 
 export const noContent = (): Response => new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 
-export function errorResponse(code: ErrorCode, message: string, status: number, headers: Record<string, string> = {}) {
+export function errorResponse(
+  code: ErrorCode,
+  message: string,
+  status: number,
+  headers: Record<string, string> = {},
+  details: Record<string, string> = {},
+) {
   // RFC 6750: a 401 names the scheme the client must use (unless the endpoint chose another).
   const challenge: Record<string, string> =
     status === 401 && !Object.keys(headers).some((h) => h.toLowerCase() === "www-authenticate") ? { "WWW-Authenticate": 'Bearer realm="fenceline"' } : {};
-  return json(errorBody(code, message), status, { ...challenge, ...headers });
+  return json(errorBody(code, message, details), status, { ...challenge, ...headers });
 }
 
 /** ApiError → its envelope; anything else → a generic 500 (the detail goes to the log, never to the client). */
 export function toErrorResponse(err: unknown, req: Pick<Request, "method" | "url">): Response {
-  if (err instanceof ApiError) return errorResponse(err.code, err.message, err.status, err.headers);
-  console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
+  if (err instanceof ApiError) return errorResponse(err.code, err.message, err.status, err.headers, err.details);
+  log.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
   return errorResponse("internal_error", "An internal error occurred. Try again later.", 500);
 }
 
@@ -55,11 +65,12 @@ export function bearer(req: Pick<Request, "headers">): string | null {
 
 /**
  * The one wrapper every authenticated /api/v1 handler goes through: Bearer key → account (401), the per-key rate
- * limit (429, and X-RateLimit-* on every response), the plan (403), then the handler; every error becomes the
+ * limit (429, and X-RateLimit-* on every response), the key's scopes (403, the scope derived from the path and method by
+ * lib/api-keys/scopes.ts), the plan (403), then the handler; every error becomes the
  * JSON envelope and nothing else ever reaches the client.
  */
 export function withApiKey<R extends RequestLike = Request>(
-  handler: (args: HandlerArgs<R>) => Promise<Response>,
+  handler: (args: HandlerArgs<R> & { keyId: string }) => Promise<Response>,
   opts: { requiredPlan?: Plan } = {},
 ): (req: R, context: RouteContext) => Promise<Response> {
   return async (req, context) => {
@@ -74,6 +85,7 @@ export function withApiKey<R extends RequestLike = Request>(
       const [failures, verified] = await Promise.all([authFailureLimiter().peek(ip), verifyApiKey(db, presented)]);
       if (!failures.success) throw authFailuresExceeded(failures);
       if (!verified) {
+        if (presented.startsWith(STREAM_TOKEN_PREFIX)) throw new ApiError("unauthorized", "A stream token opens GET /api/v1/stream only: send an API key here");
         const counted = await authFailureLimiter().limit(ip);
         if (!counted.success) throw authFailuresExceeded(counted);
         throw new ApiError("unauthorized", "Invalid API key: it is unknown or has been revoked");
@@ -87,10 +99,18 @@ export function withApiKey<R extends RequestLike = Request>(
           `Rate limit exceeded: ${verdict.limit} requests per minute per API key. Retry after ${limitHeaders["Retry-After"]} s.`,
         );
       }
+      const scope = requiredScope(req.method, new URL(req.url).pathname);
+      if (!allows(verified.scopes, scope)) throw insufficientScope(scope);
       if (opts.requiredPlan === "enterprise" && verified.account.plan !== "enterprise") {
         throw planRequired();
       }
-      const res = await handler({ req, ctx: { account: verified.account, db }, params: await context.params });
+      const params = await context.params;
+      // An error becomes its response here, so that an Idempotency-Key keeps a 4xx like any other answer.
+      const run = (r: R) =>
+        handler({ req: r, ctx: { account: verified.account, db }, params, keyId: verified.keyId }).catch((err: unknown) => toErrorResponse(err, r));
+      // A POST with an Idempotency-Key runs once per key and account; its repeats replay the first response.
+      const key = req.method === "POST" ? idempotencyKeyOf(req) : null;
+      const res = key === null ? await run(req) : await withIdempotencyKey(db, verified.account.id, key, req, run);
       for (const [k, v] of Object.entries(limitHeaders)) res.headers.set(k, v);
       return res;
     } catch (err) {

@@ -1,5 +1,6 @@
 import { pingDatabase } from "@/lib/db/health";
 import { json } from "./handler";
+import { log } from "@/lib/log/logger";
 
 /**
  * GET /api/health's reply: 200 `{status: "ok"}` when the database answers, 503 `{status: "unavailable"}` (and a log
@@ -11,7 +12,7 @@ export async function healthResponse(): Promise<Response> {
     await pingDatabase();
     return json({ status: "ok" });
   } catch (err) {
-    console.error("[health] database unavailable:", err);
+    log.error("[health] database unavailable:", err);
     return json({ status: "unavailable" }, 503);
   }
 }

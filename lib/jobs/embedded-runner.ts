@@ -5,6 +5,7 @@ import { queryRows } from "@/lib/db/rows";
 import { jobs, type JobRow } from "@/lib/db/schema";
 import { setRunnerWaker } from "./client";
 import { DEFAULT_RETRIES, describeError, type Json, type StepIO, type Workflow } from "./types";
+import { log } from "@/lib/log/logger";
 
 export interface RunnerOptions {
   /** Jobs run at once by this process (a slow receiver holds one slot, never the others). */
@@ -132,7 +133,7 @@ export class EmbeddedRunner {
       retryBaseMs: opts.retryBaseMs ?? 1000,
       recoverAllOnStart: opts.recoverAllOnStart ?? false,
       vacuumEveryMs: opts.vacuumEveryMs ?? 0,
-      log: opts.log ?? console,
+      log: opts.log ?? log,
     };
     this.batched = [...workflows.values()].filter((wf) => wf.batch);
     this.batchedNames = new Set(this.batched.map((wf) => wf.name));

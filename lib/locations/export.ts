@@ -112,7 +112,8 @@ interface Writer {
   tail(): string;
 }
 
-const WRITERS: Record<ExportFormat, (t: { name: string; trackableId: string }) => Writer> = {
+/** The export's writers (the importers read what they write back: lib/imports). */
+export const WRITERS: Record<ExportFormat, (t: { name: string; trackableId: string }) => Writer> = {
   gpx: ({ name }) => ({
     head: () =>
       '<?xml version="1.0" encoding="UTF-8"?>\n' +

@@ -3,13 +3,15 @@ import { evaluateGeofences } from "@/lib/jobs/workflows/evaluate-geofences";
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
-import { deviceTokens, locations, trackables, type LocationRow } from "@/lib/db/schema";
+import { accounts, deviceTokens, locations, trackables, type LocationRow } from "@/lib/db/schema";
 import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { queryRows } from "@/lib/db/rows";
 import { jobsProvider } from "@/lib/jobs/config";
 import { newId } from "@/lib/db/ids";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
+import { accountZones, applyPrivacyZones } from "@/lib/privacy-zones/zone-cache";
+import { metrics } from "@/lib/metrics/registry";
 import { requireTrackable } from "@/lib/trackables/trackables";
 import type { Location, LocationHistoryQuery, LocationInput, LocationSource } from "./schemas";
 import { serializeLocation } from "./serialize";
@@ -17,6 +19,24 @@ import { serializeLocation } from "./serialize";
 /** Who posts: an API key of the trackable's account, or a device token of the trackable itself. */
 export type IngestSource = { kind: "api" } | { kind: "device"; app: Exclude<LocationSource, "api">; tokenId: string };
 
+
+/** The rows of posted or imported points: ids made here, in input order (monotonic, so points sharing a timestamp keep their order). */
+function toRows(inputs: readonly LocationInput[], trackableId: string, receivedAt: Date, source: LocationSource) {
+  return inputs.map((input) => ({
+    id: newId(),
+    trackableId,
+    latitude: input.latitude,
+    longitude: input.longitude,
+    accuracy: input.accuracy ?? null,
+    altitude: input.altitude ?? null,
+    speed: input.speed ?? null,
+    heading: input.heading ?? null,
+    battery: input.battery ?? null,
+    timestamp: input.timestamp ?? receivedAt,
+    receivedAt,
+    source,
+  }));
+}
 /**
  * Stores a trackable's locations (one, or a batch of up to 1000) with one multi-row INSERT and returns them
  * serialized in input order. The trackable must belong to ctx's account (404 otherwise). A missing timestamp
@@ -28,7 +48,13 @@ export type IngestSource = { kind: "api" } | { kind: "device"; app: Exclude<Loca
  * timestamp, latitude and longitude equal one already stored for the trackable (or earlier in the same request) is
  * not stored again and not returned.
  */
-export async function ingestLocations({
+export async function ingestLocations(args: Parameters<typeof storeLocations>[0]): Promise<Location[]> {
+  const stored = await storeLocations(args);
+  if (stored.length > 0) metrics().pointsStored.inc({ source: args.source?.kind === "device" ? args.source.app : "api" }, stored.length);
+  return stored;
+}
+
+async function storeLocations({
   ctx,
   trackableId,
   inputs,
@@ -41,58 +67,61 @@ export async function ingestLocations({
 }): Promise<Location[]> {
   const receivedAt = new Date();
   // UUIDv7s made here, in input order: monotonic within the batch, so points sharing a timestamp keep their order.
-  const values = inputs.map((input) => ({
-    id: newId(),
-    trackableId,
-    latitude: input.latitude,
-    longitude: input.longitude,
-    accuracy: input.accuracy ?? null,
-    altitude: input.altitude ?? null,
-    speed: input.speed ?? null,
-    heading: input.heading ?? null,
-    battery: input.battery ?? null,
-    timestamp: input.timestamp ?? receivedAt,
-    receivedAt,
-    source: source.kind === "api" ? ("api" as const) : source.app,
-  }));
+  const values = toRows(inputs, trackableId, receivedAt, source.kind === "api" ? "api" : source.app);
 
-  // The common case, with the embedded runner: one statement instead of a transaction of four or five.
+  // The common case, with the embedded runner: one statement instead of a transaction of four or five. The privacy
+  // zones come from memory; the statement stores only when they are still current (else: reload, apply, again).
   if (jobsProvider() === "embedded" && values.length > 0) {
-    if (source.kind === "api") {
-      if (!(await insertWithJob(ctx, trackableId, values))) throw notFound("Trackable", trackableId);
-      wakeRunner(evaluateGeofences.name);
-      return values.map(serializeLocation);
+    const unique = source.kind === "api" ? values : withoutRepeats(values);
+    let zones = await accountZones(exec(ctx), ctx.account.id);
+    for (;;) {
+      const kept = applyPrivacyZones(zones.zones, trackableId, unique);
+      const outcome = source.kind === "api"
+        ? await insertWithJob(ctx, trackableId, kept, values[0]!, zones.version)
+        : await insertFromDevice(ctx, trackableId, source.tokenId, kept, values[0]!, zones.version);
+      if (!outcome) {
+        if (source.kind === "api") throw notFound("Trackable", trackableId);
+        throw new ApiError("unauthorized", "Invalid device token: it is unknown or has been revoked");
+      }
+      if (outcome.tracking === "paused") return [];
+      if (outcome.version !== zones.version) {
+        zones = await accountZones(exec(ctx), ctx.account.id, outcome.version);
+        continue;
+      }
+      const stored = outcome.stored ? kept.filter((v) => outcome.stored.has(v.id)) : kept;
+      if (stored.length > 0) wakeRunner(evaluateGeofences.name);
+      return stored.map(serializeLocation);
     }
-    const unique = withoutRepeats(values);
-    const stored = await insertFromDevice(ctx, trackableId, source.tokenId, unique);
-    if (!stored) throw new ApiError("unauthorized", "Invalid device token: it is unknown or has been revoked");
-    if (stored.size > 0) wakeRunner(evaluateGeofences.name);
-    return unique.filter((v) => stored.has(v.id)).map(serializeLocation);
   }
 
   const stored = await withTransaction(ctx, async (txCtx) => {
-    let fresh = values;
+    let held: { tracking: string; version: number } | undefined;
     if (source.kind === "api") {
       // KEY SHARE on the trackable: a concurrent DELETE waits for this insert instead of failing it on the foreign key.
-      const [owned] = await exec(txCtx)
-        .select({ id: trackables.id })
+      [held] = await exec(txCtx)
+        .select({ tracking: trackables.tracking, version: accounts.privacyVersion })
         .from(trackables)
+        .innerJoin(accounts, eq(accounts.id, trackables.accountId))
         .where(and(eq(trackables.id, trackableId), eq(trackables.accountId, ctx.account.id)))
-        .for("key share");
-      if (!owned) throw notFound("Trackable", trackableId);
+        .for("key share", { of: trackables });
+      if (!held) throw notFound("Trackable", trackableId);
     } else {
       // The token's row and the trackable's, locked together: a revoked token (or a deleted trackable) is refused here,
       // and concurrent device posts for one trackable take turns, so two resends of a point cannot both miss each other.
-      const [held] = await exec(txCtx)
-        .select({ id: trackables.id })
+      [held] = await exec(txCtx)
+        .select({ tracking: trackables.tracking, version: accounts.privacyVersion })
         .from(deviceTokens)
         .innerJoin(trackables, eq(trackables.id, deviceTokens.trackableId))
+        .innerJoin(accounts, eq(accounts.id, trackables.accountId))
         .where(and(eq(deviceTokens.id, source.tokenId), eq(trackables.id, trackableId), eq(trackables.accountId, ctx.account.id)))
-        .for("no key update");
+        .for("no key update", { of: [deviceTokens, trackables] });
       if (!held) throw new ApiError("unauthorized", "Invalid device token: it is unknown or has been revoked");
-      fresh = await withoutResends(txCtx, trackableId, values);
-      if (fresh.length === 0) return [];
     }
+    if (held.tracking === "paused") return [];
+    const zones = await accountZones(exec(txCtx), ctx.account.id, held.version);
+    let fresh = applyPrivacyZones(zones.zones, trackableId, values);
+    if (source.kind !== "api") fresh = await withoutResends(txCtx, trackableId, fresh);
+    if (fresh.length === 0) return [];
 
     const rows = await inChunks(fresh, rowsPerInsert(locations), (chunk) => exec(txCtx).insert(locations).values(chunk).returning());
 
@@ -105,6 +134,12 @@ export async function ingestLocations({
   return stored.map(serializeLocation);
 }
 
+/** What a store statement found: the trackable's tracking and its account's privacy zones' version. */
+interface Held {
+  tracking: "active" | "paused";
+  version: number;
+}
+
 /**
  * Stores the points and queues their trackable's evaluation in ONE statement (atomic on its own, so no transaction):
  * the trackable is checked to be the account's and locked FOR KEY SHARE (a concurrent DELETE waits for this insert
@@ -113,9 +148,12 @@ export async function ingestLocations({
  * inserted. The rows are not read back: every column is written from `values`. False when the trackable is not the
  * account's.
  */
-async function insertWithJob(ctx: Ctx, trackableId: string, values: LocationRow[]): Promise<boolean> {
-  const [result] = await queryRows<{ owned: number }>(exec(ctx), API_INSERT, insertParams(trackableId, ctx.account.id, values));
-  return (result?.owned ?? 0) > 0;
+async function insertWithJob(ctx: Ctx, trackableId: string, values: LocationRow[], shared: LocationRow, version: number): Promise<(Held & { stored: null }) | null> {
+  const [result] = await queryRows<Held | { tracking: null; version: null }>(exec(ctx), API_INSERT, [
+    ...insertParams(trackableId, ctx.account.id, values, shared),
+    version,
+  ]);
+  return result?.tracking == null ? null : { ...result, stored: null };
 }
 
 /**
@@ -134,10 +172,22 @@ async function insertWithJob(ctx: Ctx, trackableId: string, values: LocationRow[
  * point, 0.95 ms, in the pg-statements bench). A scalar subquery stays a per-point index probe whatever the
  * statistics say.
  */
-async function insertFromDevice(ctx: Ctx, trackableId: string, tokenId: string, values: LocationRow[]): Promise<Set<string> | null> {
-  const rows = await queryRows<{ id: string | null }>(exec(ctx), DEVICE_INSERT, [...insertParams(trackableId, ctx.account.id, values), tokenId]);
-  if (rows.length === 0) return null;
-  return new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id])));
+async function insertFromDevice(
+  ctx: Ctx,
+  trackableId: string,
+  tokenId: string,
+  values: LocationRow[],
+  shared: LocationRow,
+  version: number,
+): Promise<(Held & { stored: Set<string> }) | null> {
+  const rows = await queryRows<{ id: string | null; tracking: Held["tracking"] | null; version: number | null }>(exec(ctx), DEVICE_INSERT, [
+    ...insertParams(trackableId, ctx.account.id, values, shared),
+    tokenId,
+    version,
+  ]);
+  const held = rows.find((r) => r.id === null);
+  if (!held?.tracking || held.version === null) return null;
+  return { tracking: held.tracking, version: held.version, stored: new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id]))) };
 }
 
 // The two statements are SQL text with positional parameters, the same text for any number of points (the points
@@ -154,28 +204,35 @@ const INSERT_LOCATIONS = "insert into locations (id, trackable_id, latitude, lon
 const JOB_INSERT = `insert into jobs (id, name, payload, dedupe_key, concurrency_key)
       select $3::uuid, $4::text, $5::jsonb, $6::text, $7::text`;
 
+// Both store only while the trackable's tracking is "active" and its account's privacy zones are at the version the
+// points were filtered with ($19 for the API, $20 for a device), and answer what they found, so a paused trackable's
+// post is acknowledged with nothing stored and a zone edited meanwhile sends the post round again.
 const API_INSERT = `with owner as (
-      select id from trackables where id = $1::uuid and account_id = $2::uuid
-      for key share
+      select t.tracking, a.privacy_version from trackables t join accounts a on a.id = t.account_id
+      where t.id = $1::uuid and t.account_id = $2::uuid
+      for key share of t
+    ), storing as (
+      select 1 from owner where tracking = 'active' and privacy_version = $19::int4 and cardinality($10::uuid[]) > 0
     ), stored as (
       ${INSERT_LOCATIONS}
       ${POINTS}
-      where exists (select 1 from owner)
+      where exists (select 1 from storing)
     ), queued as (
       ${JOB_INSERT}
-      where exists (select 1 from owner)
+      where exists (select 1 from storing)
       ${JOIN_QUEUED_RUN}
     )
-    select count(*)::int4 as owned from owner`;
+    select tracking, privacy_version as version from owner`;
 
 const DEVICE_INSERT = `with held as (
-      select t.id from device_tokens d join trackables t on t.id = d.trackable_id
+      select t.tracking, a.privacy_version from device_tokens d join trackables t on t.id = d.trackable_id
+      join accounts a on a.id = t.account_id
       where d.id = $19::uuid and t.id = $1::uuid and t.account_id = $2::uuid
-      for key share
+      for key share of d, t
     ), stored as (
       ${INSERT_LOCATIONS}
       ${POINTS}
-      where exists (select 1 from held) and (
+      where exists (select 1 from held where tracking = 'active' and privacy_version = $20::int4) and (
         select true from locations l
         where l.trackable_id = $1::uuid and l.timestamp = p.timestamp and l.latitude = p.latitude and l.longitude = p.longitude
         limit 1) is null
@@ -186,12 +243,12 @@ const DEVICE_INSERT = `with held as (
       where exists (select 1 from stored)
       ${JOIN_QUEUED_RUN}
     )
-    select null::text as id from held
+    select null::text as id, tracking, privacy_version as version from held
     union all
-    select id::text from stored`;
+    select id::text, null, null from stored`;
 
-/** $1–$18 of either statement for one trackable's points (all received together, from one source). */
-function insertParams(trackableId: string, accountId: string, values: LocationRow[]): unknown[] {
+/** $1–$18 of either statement for one trackable's points (all received together, from one source: `shared`'s). */
+function insertParams(trackableId: string, accountId: string, values: LocationRow[], shared: Pick<LocationRow, "receivedAt" | "source">): unknown[] {
   // The workflow's payload, checked by type (the id was validated on the way in; a zod parse here ran on every post).
   const payload = JSON.stringify({ trackableId } satisfies z.input<typeof evaluateGeofences.payload>);
   const column = (pick: (v: LocationRow) => unknown) => values.map(pick);
@@ -203,8 +260,8 @@ function insertParams(trackableId: string, accountId: string, values: LocationRo
     payload,
     `evaluate:${trackableId}`,
     `${evaluateGeofences.name}:${trackableId}`,
-    values[0]!.receivedAt.toISOString(),
-    values[0]!.source,
+    shared.receivedAt.toISOString(),
+    shared.source,
     column((v) => v.id),
     column((v) => v.latitude),
     column((v) => v.longitude),
@@ -325,3 +382,61 @@ export async function getLatestLocation({ ctx, trackableId }: { ctx: Ctx; tracka
   if (!row) throw new ApiError("not_found", `Trackable ${trackableId} has no locations yet`);
   return serializeLocation(row);
 }
+
+/**
+ * Stores a batch of a trackable's history read from a file (at most MAX_BATCH fixes; source "import") in ONE
+ * statement: the trackable is checked to be the account's and locked FOR KEY SHARE as for API posts, and resends are
+ * dropped as for devices: a fix with the timestamp, latitude and longitude of one stored for the trackable (or earlier
+ * in the batch) is not stored again. The geofence evaluation is queued only when `evaluate`: imported history
+ * otherwise raises no events and calls no webhooks. How many were stored; 404 when the trackable is not the account's.
+ */
+export async function importLocations({
+  ctx,
+  trackableId,
+  fixes,
+  evaluate,
+}: {
+  ctx: Ctx;
+  trackableId: string;
+  fixes: readonly (LocationInput & { timestamp: Date })[];
+  evaluate: boolean;
+}): Promise<number> {
+  if (fixes.length === 0) return 0;
+  const receivedAt = new Date();
+  const values = withoutRepeats(toRows(fixes, trackableId, receivedAt, "import"));
+  // Privacy zones hold for imported history as for live posts: dropped fixes are not stored, blurred ones at the centre.
+  // The zones as the database has them now (a zone made on another server counts at once): imports are not on the
+  // hot path, so one primary-key read per batch replaces the live posts' in-statement version check.
+  const [current] = await exec(ctx).select({ version: accounts.privacyVersion }).from(accounts).where(eq(accounts.id, ctx.account.id));
+  const zones = await accountZones(exec(ctx), ctx.account.id, current?.version);
+  const kept = applyPrivacyZones(zones.zones, trackableId, values);
+  if (kept.length === 0) return 0;
+  const [result] = await queryRows<{ owned: number; stored: number }>(exec(ctx), IMPORT_INSERT, [
+    ...insertParams(trackableId, ctx.account.id, kept, { receivedAt, source: "import" }),
+    evaluate,
+  ]);
+  if (!result || result.owned === 0) throw notFound("Trackable", trackableId);
+  if (evaluate && result.stored > 0) wakeRunner(evaluateGeofences.name);
+  return result.stored;
+}
+
+// $19: whether the stored points are evaluated. Resends are skipped as in DEVICE_INSERT (the probe, and the unique
+// index on points not posted with an API key for two imports of the same file at once).
+const IMPORT_INSERT = `with owner as (
+      select id from trackables where id = $1::uuid and account_id = $2::uuid
+      for key share
+    ), stored as (
+      ${INSERT_LOCATIONS}
+      ${POINTS}
+      where exists (select 1 from owner) and (
+        select true from locations l
+        where l.trackable_id = $1::uuid and l.timestamp = p.timestamp and l.latitude = p.latitude and l.longitude = p.longitude
+        limit 1) is null
+      on conflict (trackable_id, timestamp, latitude, longitude) where source <> 'api' do nothing
+      returning id
+    ), queued as (
+      ${JOB_INSERT}
+      where $19::boolean and exists (select 1 from stored)
+      ${JOIN_QUEUED_RUN}
+    )
+    select (select count(*) from owner)::int4 as owned, (select count(*) from stored)::int4 as stored`;

@@ -26,7 +26,7 @@ export const LocationSource = z.enum(LOCATION_SOURCES).meta({
   description:
     'Where the location came from: "api" (POST …/locations with an API key), or the tracking app that posted it ' +
     'with a device token: "owntracks" (/ingest/owntracks), "traccar" (/ingest/traccar: Traccar Client, OsmAnd, ' +
-    'GPSLogger) or "overland" (/ingest/overland)',
+    'GPSLogger) or "overland" (/ingest/overland); "import" for history read from a file (POST …/imports)',
   example: "api",
 });
 export type LocationSource = z.infer<typeof LocationSource>;

@@ -1,11 +1,13 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import { env } from "@/lib/config/env";
-import { exec, type Ctx } from "@/lib/context";
+import { metrics } from "@/lib/metrics/registry";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { notificationChannels, type NotificationChannelRow } from "@/lib/db/schema";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { channelAdapter, channelDeps, type ChannelDeps, type ChannelType, type NotificationMessage } from "./channels";
+import { forgetChannel } from "./rules";
 import type { ChannelTestResult, CreateNotificationChannelInput, NotificationChannel, UpdateNotificationChannelInput } from "./schemas";
 
 export function serializeChannel(row: NotificationChannelRow): NotificationChannel {
@@ -97,8 +99,11 @@ export async function updateChannel({
 }
 
 export async function deleteChannel({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const rows = await exec(ctx).delete(notificationChannels).where(scoped(ctx, id)).returning({ id: notificationChannels.id });
-  if (rows.length === 0) throw notFound("Notification channel", id);
+  await withTransaction(ctx, async (tx) => {
+    const rows = await exec(tx).delete(notificationChannels).where(scoped(ctx, id)).returning({ id: notificationChannels.id });
+    if (rows.length === 0) throw notFound("Notification channel", id);
+    await forgetChannel(exec(tx), ctx.account.id, id);
+  });
 }
 
 /** The message POST …/{id}/test sends. */
@@ -113,5 +118,6 @@ export const testMessage = (name: string, appUrl = env().APP_URL): NotificationM
 export async function testChannel({ ctx, id, deps = channelDeps() }: { ctx: Ctx; id: string; deps?: ChannelDeps }): Promise<ChannelTestResult> {
   const row = await findChannel(ctx, id);
   const outcome = await channelAdapter(row.type as ChannelType).send(testMessage(row.name), row.config, deps);
+  metrics().notificationDeliveries.inc({ channel: row.type, status: outcome.delivered ? "delivered" : "failed" });
   return { delivered: outcome.delivered, statusCode: outcome.statusCode, error: outcome.error };
 }

@@ -23,7 +23,9 @@ import {
   UpdateGeofenceInput,
 } from "@/lib/geofences/schemas";
 import { Event, EventListQuery, EventPage, EventTypeList } from "@/lib/events/schemas";
+import { StopListQuery, StopPage, Summary, SummaryQuery, Trip, TripListQuery, TripLocationsQuery, TripPage } from "@/lib/motion/schemas";
 import { EVENTS, type EventRegistry } from "@/lib/events/registry";
+import { Import, ImportQuery } from "@/lib/imports/schemas";
 import { DeliveryHeaders, webhookPayloads } from "@/lib/webhooks/payload-schemas";
 import {
   CreateWebhookInput,
@@ -40,7 +42,21 @@ import {
 import { Delivery, DeliveryListQuery, DeliveryPage, TestWebhookInput, TestWebhookResult } from "@/lib/webhooks/delivery-schemas";
 import { CreateShareLinkInput, ShareLink, ShareLinkListQuery, ShareLinkPage } from "@/lib/share-links/schemas";
 import { CreateDeviceTokenInput, CreatedDeviceToken, DeviceTokenListQuery, DeviceTokenPage } from "@/lib/devices/schemas";
+import {
+  CreateNotificationRuleInput,
+  NotificationDeliveryListQuery,
+  NotificationDeliveryPage,
+  NotificationRule,
+  NotificationRuleListQuery,
+  NotificationRulePage,
+  UpdateNotificationRuleInput,
+} from "@/lib/notifications/rule-schemas";
+import { Account, PatchAccountInput } from "@/lib/accounts/schemas";
+import { AccountExport, EXPORT_RESOURCES } from "@/lib/exports/schemas";
+import { CreatePrivacyZoneInput, PrivacyZone, PrivacyZoneListQuery, PrivacyZonePage, UpdatePrivacyZoneInput } from "@/lib/privacy-zones/schemas";
 import { ChannelTestResult, CreateNotificationChannelInput, NotificationChannel, NotificationChannelListQuery, NotificationChannelPage, UpdateNotificationChannelInput } from "@/lib/notifications/schemas";
+import { requiredScope } from "@/lib/api-keys/scopes";
+import { StreamQuery, StreamToken, StreamTokenInput } from "@/lib/stream/schemas";
 import { CreateTrackableInput, Trackable, TrackableListQuery, TrackablePage, UpdateTrackableInput } from "@/lib/trackables/schemas";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with (never written by hand).
@@ -49,11 +65,14 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_request: "Bad request: the message names every offending parameter or field",
   unauthorized: "Missing, malformed, unknown or revoked API key",
   plan_required: "The feature requires the enterprise plan",
+  insufficient_scope: "The API key's scopes do not include the one this operation needs (`x-required-scope`); the error's `scope` names it",
   not_found: "No such object in this account (another account's objects are indistinguishable from missing ones)",
   method_not_allowed: "Method not allowed on this path",
   conflict: "Conflict with the current state of the object",
+  cursor_expired: "The resume cursor is older than the events log holds (retention): reconnect without it",
   payload_too_large: "Request body over 1 MiB",
   unsupported_media_type: "The request has a body whose Content-Type is not application/json (a +json type or a charset parameter is fine)",
+  idempotency_key_reused: "The Idempotency-Key was already used with another request (method, path or body) in the last 24 hours",
   rate_limit_exceeded:
     "More than the per-key limit of requests per rolling minute, or too many requests with invalid keys from this client address; see Retry-After",
   internal_error: "Server error (never a stack trace); retry later",
@@ -62,11 +81,14 @@ const STATUS: Record<ErrorCode, `4${string}` | `5${string}`> = {
   invalid_request: "400",
   unauthorized: "401",
   plan_required: "403",
+  insufficient_scope: "403",
   not_found: "404",
   method_not_allowed: "405",
   conflict: "409",
+  cursor_expired: "410",
   payload_too_large: "413",
   unsupported_media_type: "415",
+  idempotency_key_reused: "422",
   rate_limit_exceeded: "429",
   internal_error: "500",
 };
@@ -85,7 +107,7 @@ const errorResponse = (code: ErrorCode) => ({
   content: { "application/json": { schema: ErrorBody } },
 });
 
-const COMMON_ERRORS: ErrorCode[] = ["unauthorized", "rate_limit_exceeded", "internal_error"];
+const COMMON_ERRORS: ErrorCode[] = ["unauthorized", "insufficient_scope", "rate_limit_exceeded", "internal_error"];
 
 interface Op {
   id: string;
@@ -124,7 +146,13 @@ function op(o: Op): ZodOpenApiOperationObject {
       ...(o.ok.content ? { content: o.ok.content } : o.ok.schema ? { content: { "application/json": { schema: o.ok.schema } } } : {}),
     },
   };
-  for (const code of [...errors].sort((a, b) => STATUS[a].localeCompare(STATUS[b]))) responses[STATUS[code]] = errorResponse(code);
+  for (const code of [...errors].sort((a, b) => STATUS[a].localeCompare(STATUS[b]))) {
+    // Two codes may share a status (403: plan_required, insufficient_scope): one response names both.
+    const earlier = responses[STATUS[code]];
+    responses[STATUS[code]] = earlier
+      ? { ...errorResponse(code), description: `${earlier.description}; or: ${ERROR_DESCRIPTIONS[code]}` }
+      : errorResponse(code);
+  }
   return {
     operationId: o.id,
     summary: o.summary,
@@ -134,6 +162,30 @@ function op(o: Op): ZodOpenApiOperationObject {
     ...(o.body ? { requestBody: { required: !o.optionalBody, content: { "application/json": { schema: o.body } } } } : {}),
     responses,
   };
+}
+
+// Every POST takes an Idempotency-Key (lib/idempotency/idempotency.ts): the header, its 409 and 422, and the replay's
+// header on the success response.
+const IdempotencyHeader = z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional().meta({
+    description:
+      "Makes the POST safe to retry: the same key with the same body within 24 hours replays the first response " +
+      "(status and body, with `Idempotent-Replayed: true`) instead of running again; with another body 422 " +
+      "`idempotency_key_reused`; while the first request still runs 409 `conflict`. Keys are per account; 1–255 visible ASCII characters.",
+    example: "8e03978e-40d5-43e8-bc93-6894a57f9324",
+  }),
+});
+
+function withIdempotencyKeys(all: ZodOpenApiPathsObject): ZodOpenApiPathsObject {
+  for (const item of Object.values(all)) {
+    const post = item?.post;
+    if (!post) continue;
+    post.requestParams = { ...post.requestParams, header: IdempotencyHeader };
+    const responses = post.responses ?? {};
+    for (const code of ["conflict", "idempotency_key_reused"] as const) responses[STATUS[code]] ??= errorResponse(code);
+    post.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+  }
+  return all;
 }
 
 const trackableIdPath = z.object({
@@ -148,7 +200,11 @@ const deliveryIdPath = z.object({ deliveryId: z.uuid().meta({ description: "The 
 const webhookIdPath = z.object({ webhookId: z.uuid().meta({ description: "The webhook endpoint's id" }) });
 const eventIdPath = z.object({ eventId: z.uuid().meta({ description: "The event's id (a Delivery's eventId)" }) });
 const shareLinkIdPath = z.object({ shareLinkId: z.uuid().meta({ description: "The share link's id" }) });
+const exportIdPath = z.object({ exportId: z.uuid().meta({ description: "The export's id" }) });
+const zoneIdPath = z.object({ zoneId: z.uuid().meta({ description: "The privacy zone's id" }) });
+const tripIdPath = z.object({ tripId: z.uuid().meta({ description: "The trip's id" }) });
 const channelIdPath = z.object({ channelId: z.uuid().meta({ description: "The notification channel's id" }) });
+const ruleIdPath = z.object({ ruleId: z.uuid().meta({ description: "The notification rule's id" }) });
 const ENTERPRISE = "Requires the enterprise plan (403 `plan_required` otherwise).";
 const ROTATE =
   "The new secret (the one given, or `whsec_` + base64 of 32 random bytes) signs from now on; the current one keeps " +
@@ -566,6 +622,122 @@ const paths: ZodOpenApiPathsObject = {
       errors: ["invalid_request", "not_found"],
     }),
   },
+  "/stream": {
+    get: ((o) => ({
+      ...o,
+      requestParams: {
+        ...o.requestParams,
+        header: z.object({
+          "Last-Event-ID": z.string().optional().meta({ description: "Resume after this frame id (EventSource sends it on reconnecting); wins over `after`" }),
+        }),
+      },
+    }))(
+      op({
+        id: "openStream",
+        tag: "Events",
+        summary: "Open a live event stream (Server-Sent Events)",
+        description:
+          "A `text/event-stream` reply that stays open: first `retry: 2000`, then one frame per event of the account " +
+          "that matches the filters (`id: <cursor>`, `event: <type>`, `data: <the webhook payload plus \"id\">`), and " +
+          "a `: keepalive` comment every 15 s. With `Last-Event-ID` (or `after`) the recorded events after that cursor " +
+          "are replayed first, in order and once, then the stream goes on live with no gap and no duplicate; " +
+          "`location.updated` frames are live only. Authenticate with the API key as Bearer, or with `access_token` " +
+          "(a stream token, for EventSource). At most `STREAM_MAX_PER_KEY` (default 10) open streams per key; a " +
+          "client that leaves 1 MiB unread is disconnected (it resumes with `Last-Event-ID`).",
+        query: StreamQuery,
+        ok: {
+          status: "200",
+          description: "The event stream (until the client or the server closes it)",
+          content: { "text/event-stream": { schema: z.string().meta({ description: "Server-Sent Events frames", example: "retry: 2000\n\nid: eyJvY2N1cnJlZEF0Ijoi…\nevent: geofence.entry\ndata: {\"event\":\"geofence.entry\",…,\"id\":\"…\"}\n\n" }) } },
+        },
+        errors: ["invalid_request", "cursor_expired"],
+      }),
+    ),
+  },
+  "/stream-tokens": {
+    post: op({
+      id: "createStreamToken",
+      tag: "Events",
+      summary: "Create a stream token",
+      description:
+        "A short-lived token for `GET /stream?access_token=` (EventSource cannot send headers). It opens streams of " +
+        "this key's account only, and every other route refuses it (401). It stops working when the key is revoked.",
+      body: StreamTokenInput,
+      optionalBody: true,
+      ok: { status: "201", schema: StreamToken, description: "The token and when it expires" },
+    }),
+  },
+  "/trips": {
+    get: op({
+      id: "listTrips",
+      tag: "Trips and stops",
+      summary: "List trips",
+      description:
+        "Trips newest first by `startedAt` (then id). `from`/`to` keep the trips that overlap the range (an ongoing " +
+        "trip counts as not ended); `trackableId` one trackable's (404 when it is not one of the account's).",
+      query: TripListQuery,
+      ok: { status: "200", schema: TripPage, description: "A page of trips" },
+      errors: ["not_found"],
+    }),
+  },
+  "/trips/{tripId}": {
+    get: op({
+      id: "getTrip",
+      tag: "Trips and stops",
+      summary: "Retrieve a trip",
+      path: tripIdPath,
+      ok: { status: "200", schema: Trip, description: "The trip" },
+      errors: ["invalid_request", "not_found"],
+    }),
+  },
+  "/trips/{tripId}/locations": {
+    get: op({
+      id: "listTripLocations",
+      tag: "Trips and stops",
+      summary: "A trip's locations",
+      description:
+        "The trackable's locations from the trip's `startedAt` to its `endedAt` (its newest fix while ongoing), oldest " +
+        "first: `json` a keyset page like `GET /trackables/{trackableId}/locations`; `gpx` and `geojson` downloads as " +
+        "`GET /trackables/{trackableId}/locations/export` makes them.",
+      path: tripIdPath,
+      query: TripLocationsQuery,
+      ok: {
+        status: "200",
+        description: "The locations",
+        content: {
+          "application/json": { schema: LocationPage },
+          "application/gpx+xml": { schema: z.string().meta({ description: "format=gpx: a GPX 1.1 document" }) },
+          "application/geo+json": { schema: z.string().meta({ description: "format=geojson: a GeoJSON FeatureCollection of Points" }) },
+        },
+      },
+      errors: ["not_found"],
+    }),
+  },
+  "/stops": {
+    get: op({
+      id: "listStops",
+      tag: "Trips and stops",
+      summary: "List stops",
+      description: "Stops newest first by `startedAt`; filters as `GET /trips`.",
+      query: StopListQuery,
+      ok: { status: "200", schema: StopPage, description: "A page of stops" },
+      errors: ["not_found"],
+    }),
+  },
+  "/reports/summary": {
+    get: op({
+      id: "getSummary",
+      tag: "Trips and stops",
+      summary: "Daily summary",
+      description:
+        "A trackable's distance, time moving and stopped, trips started and top speed per local day of `timeZone` " +
+        "(split at local midnight: days around a DST change have 23 or 25 hours), within `[from, to)` (at most " +
+        "366 days).",
+      query: SummaryQuery,
+      ok: { status: "200", schema: Summary, description: "One entry per local day" },
+      errors: ["not_found"],
+    }),
+  },
   "/geofences/{geofence_id}/occupants": {
     get: op({
       id: "listGeofenceOccupants",
@@ -650,6 +822,45 @@ const paths: ZodOpenApiPathsObject = {
       errors: ["invalid_request", "not_found"],
     }),
   },
+  "/notification-rules": {
+    get: op({
+      id: "listNotificationRules",
+      tag: "Notification rules",
+      summary: "List notification rules",
+      description: "Newest first.",
+      query: NotificationRuleListQuery,
+      ok: { status: "200", schema: NotificationRulePage, description: "A page of rules" },
+    }),
+    post: op({
+      id: "createNotificationRule",
+      tag: "Notification rules",
+      summary: "Create a notification rule",
+      description:
+        "Recorded events of `eventTypes` (of `trackableIds`, in `geofenceIds`; null: all) go to each of `channelIds`. " +
+        "Trackables, geofences and channels must be the account's (400 naming the field otherwise); the schedule's zone " +
+        "must be an IANA name; a template placeholder that is not documented is a 400 naming it.",
+      body: CreateNotificationRuleInput,
+      ok: { status: "201", schema: NotificationRule, description: "The new rule" },
+    }),
+  },
+  "/notification-rules/{ruleId}": {
+    get: op({ id: "getNotificationRule", tag: "Notification rules", summary: "Retrieve a notification rule", path: ruleIdPath, ok: { status: "200", schema: NotificationRule, description: "The rule" }, errors: ["invalid_request", "not_found"] }),
+    patch: op({ id: "updateNotificationRule", tag: "Notification rules", summary: "Update a notification rule", description: "Only the fields sent change; null clears `trackableIds`, `geofenceIds`, `schedule` and `template`.", path: ruleIdPath, body: UpdateNotificationRuleInput, ok: { status: "200", schema: NotificationRule, description: "The updated rule" }, errors: ["not_found"] }),
+    delete: op({ id: "deleteNotificationRule", tag: "Notification rules", summary: "Delete a notification rule", description: "Its deliveries stay in the log with `ruleId` null.", path: ruleIdPath, ok: { status: "204", description: "Deleted" }, errors: ["invalid_request", "not_found"] }),
+  },
+  "/notification-deliveries": {
+    get: op({
+      id: "listNotificationDeliveries",
+      tag: "Notification rules",
+      summary: "List notification deliveries",
+      description:
+        "The log, newest first: one entry per matched event, rule and channel — `pending`, `sent`, `failed`, or " +
+        "`suppressed` with `reason` `schedule`, `cooldown` or `stale`. Sends are retried like webhooks (WEBHOOK_RETRY_DELAYS, " +
+        "Retry-After honoured); a 4xx other than 408 and 429 is final. An event reaches a channel once, whatever number of rules route it there.",
+      query: NotificationDeliveryListQuery,
+      ok: { status: "200", schema: NotificationDeliveryPage, description: "A page of deliveries" },
+    }),
+  },
   "/share-links/{shareLinkId}": {
     get: op({
       id: "getShareLink",
@@ -672,6 +883,111 @@ const paths: ZodOpenApiPathsObject = {
       ok: { status: "204", description: "Revoked" },
       errors: ["invalid_request", "not_found", "conflict"],
     }),
+  },
+  // History imports: the file is the request body (raw, or the file part of multipart/form-data), streamed.
+  "/trackables/{trackableId}/imports": {
+    post: {
+      ...op({
+        id: "createImport",
+        tag: "Locations",
+        summary: "Import a history file",
+        description:
+          "Reads a GPX, GeoJSON, CSV (the export's columns), OwnTracks Recorder `.rec` or Google Takeout `Records.json` " +
+          "file of up to 512 MB into the trackable's locations (source `import`), streaming it in batches of 1,000. " +
+          "Send the file as the raw body (format from `?format=` or the Content-Type) or as the file field of a " +
+          "`multipart/form-data` body (format from `?format=`, else the file name). Resends of stored locations are " +
+          "dropped; invalid records are skipped and the first 20 reported by line (or array index). With `evaluate=false` " +
+          "(the default) the history raises no geofence events and calls no webhooks. The response comes once the file " +
+          "is read; `GET …/imports/{importId}` shows the progress meanwhile.",
+        path: trackableIdPath,
+        query: ImportQuery,
+        ok: { status: "202", schema: Import, description: "The import, completed or failed", headers: z.object({ Location: z.string() }) },
+        errors: ["not_found", "payload_too_large"],
+      }),
+      requestBody: {
+        required: true,
+        content: {
+          "multipart/form-data": { schema: z.object({ file: z.string().meta({ format: "binary" }) }) },
+          "application/octet-stream": { schema: z.string().meta({ format: "binary" }) },
+        },
+      },
+    },
+  },
+  "/trackables/{trackableId}/imports/{importId}": {
+    get: op({
+      id: "getImport",
+      tag: "Locations",
+      summary: "An import's progress",
+      path: trackableIdPath.extend({ importId: z.uuid().meta({ description: "The import's id" }) }),
+      ok: { status: "200", schema: Import, description: "The import" },
+      errors: ["invalid_request", "not_found"],
+    }),
+  },
+  // Data lifecycle: the account's retention, privacy zones.
+  "/account": {
+    get: op({ id: "getAccount", tag: "Account", summary: "Retrieve the account", description: "The workspace the API key belongs to, with its data retention.", ok: { status: "200", schema: Account, description: "The account" } }),
+    patch: op({
+      id: "updateAccount",
+      tag: "Account",
+      summary: "Update the account's name or retention",
+      description:
+        "Only the fields sent change. Each retention field is a number of days (≥ 1) or null (keep forever, the default). " +
+        "A background job deletes older rows in small batches; each trackable's newest location is always kept.",
+      body: PatchAccountInput,
+      ok: { status: "200", schema: Account, description: "The updated account" },
+    }),
+  },
+  // Workspace export: the request is recorded, and the zip is built from the database as it is downloaded.
+  "/account/export": {
+    post: op({
+      id: "createAccountExport",
+      tag: "Account",
+      summary: "Export the workspace",
+      description:
+        "Records an export of everything in the workspace; it is `completed` at once, and its `downloadUrl` gives a zip " +
+        "with one `<resource>.jsonl` per resource (" + EXPORT_RESOURCES.join(", ") + "), one JSON object a line in the " +
+        "API's own shapes. Secrets and tokens are left out (webhook and geofence secrets, channel secrets, share-link and " +
+        "device-token values). The zip is built from the data as it is when downloaded. Full-access keys only.",
+      ok: { status: "202", schema: AccountExport, description: "The export", headers: z.object({ Location: z.string() }) },
+    }),
+  },
+  "/account/exports/{exportId}": {
+    get: op({ id: "getAccountExport", tag: "Account", summary: "Retrieve an export", path: exportIdPath, ok: { status: "200", schema: AccountExport, description: "The export" }, errors: ["invalid_request", "not_found"] }),
+  },
+  "/account/exports/{exportId}/download": {
+    get: op({
+      id: "downloadAccountExport",
+      tag: "Account",
+      summary: "Download an export",
+      description: "The zip, streamed as it is written (Content-Disposition names the file). Each download reads the workspace anew.",
+      path: exportIdPath,
+      ok: {
+        status: "200",
+        description: "The zip, as an attachment",
+        headers: z.object({ "Content-Disposition": z.string().meta({ example: 'attachment; filename="fenceline-export-2026-11-25.zip"' }) }),
+        content: { "application/zip": { schema: z.string().meta({ format: "binary" }) } },
+      },
+      errors: ["invalid_request", "not_found"],
+    }),
+  },
+  "/privacy-zones": {
+    get: op({ id: "listPrivacyZones", tag: "Privacy zones", summary: "List privacy zones", description: "Newest first.", query: PrivacyZoneListQuery, ok: { status: "200", schema: PrivacyZonePage, description: "A page of privacy zones" } }),
+    post: op({
+      id: "createPrivacyZone",
+      tag: "Privacy zones",
+      summary: "Create a privacy zone",
+      description:
+        "A circle (radius ≥ 50 m) applied to every post of locations (API and devices) before it is stored: with `drop` a fix " +
+        "inside is acknowledged but neither stored nor evaluated; with `blur` it is stored and evaluated at the centre, " +
+        "with `accuracy` = the radius. `trackableIds` null: all of the account's trackables.",
+      body: CreatePrivacyZoneInput,
+      ok: { status: "201", schema: PrivacyZone, description: "The new privacy zone" },
+    }),
+  },
+  "/privacy-zones/{zoneId}": {
+    get: op({ id: "getPrivacyZone", tag: "Privacy zones", summary: "Retrieve a privacy zone", path: zoneIdPath, ok: { status: "200", schema: PrivacyZone, description: "The privacy zone" }, errors: ["invalid_request", "not_found"] }),
+    patch: op({ id: "updatePrivacyZone", tag: "Privacy zones", summary: "Update a privacy zone", description: "Only the fields sent change.", path: zoneIdPath, body: UpdatePrivacyZoneInput, ok: { status: "200", schema: PrivacyZone, description: "The updated privacy zone" }, errors: ["not_found"] }),
+    delete: op({ id: "deletePrivacyZone", tag: "Privacy zones", summary: "Delete a privacy zone", path: zoneIdPath, ok: { status: "204", description: "Deleted" }, errors: ["invalid_request", "not_found"] }),
   },
 };
 
@@ -722,8 +1038,23 @@ function inlineRequestBodies(doc: Document): Document {
   return doc;
 }
 
+/**
+ * Each operation's security requirement names the scope it needs, derived by the same table the API enforces
+ * (lib/api-keys/scopes.ts), so the document cannot drift from the check.
+ */
+function withRequiredScopes(doc: Document): Document {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item ?? {})) {
+      if (!operation || typeof operation !== "object" || !("responses" in operation)) continue;
+      const scope = requiredScope(method.toUpperCase(), path);
+      Object.assign(operation, { security: [{ bearerAuth: [scope] }], "x-required-scope": scope });
+    }
+  }
+  return doc;
+}
+
 export function openApiDocument(serverUrl = "/api/v1") {
-  cached ??= inlineRequestBodies(createDocument({
+  cached ??= withRequiredScopes(inlineRequestBodies(createDocument({
     openapi: "3.1.0",
     info: { title: "Fenceline API", version: "1.0.0", description: DESCRIPTION },
     servers: [{ url: serverUrl }],
@@ -759,6 +1090,12 @@ export function openApiDocument(serverUrl = "/api/v1") {
           "The event log: every geofence transition, battery.low and device.status_changed, recorded on every plan in " +
           "the transaction that changed the state. Webhook deliveries are made from these records (`Delivery.eventId`).",
       },
+      {
+        name: "Trips and stops",
+        description:
+          "Each trackable's fixes split into trips and stops (speed-independent; settings in `Trackable.motion`), with " +
+          "trip.started, trip.ended and speed.exceeded events. The same fixes give the same trips in any arrival order.",
+      },
       { name: "Webhooks", description: "Account-level endpoints for geofence.entry/exit, location.updated, battery.low and device.status_changed" },
       { name: "Webhook deliveries", description: "Signed POSTs of events to your endpoints, retried after 5 s, 30 s and 2 min" },
       { name: "Webhook events", description: "What your endpoints receive: each event's payload and the headers of every attempt (Standard Webhooks and X-Service-*)" },
@@ -767,6 +1104,14 @@ export function openApiDocument(serverUrl = "/api/v1") {
         description:
           "Where notifications to people go, on every plan: `email` (needs SMTP_URL), `ntfy`, `gotify`, `telegram`, " +
           "`discord`, `slack`. Secret fields are write-only and read back as `…Set: true`.",
+      },
+      { name: "Account", description: "The workspace the API key belongs to and how long its data is kept" },
+      { name: "Privacy zones", description: "Places where fixes are dropped or blurred before they are stored" },
+      {
+        name: "Notification rules",
+        description:
+          "Which recorded events go to which channels, when (a weekly schedule in a time zone, a cooldown, a maximum " +
+          "event age), worded as a plain sentence or your template; and the log of every delivery, suppressed ones with their reason.",
       },
       {
         name: "Share links",
@@ -777,11 +1122,19 @@ export function openApiDocument(serverUrl = "/api/v1") {
           "404 once the link is expired or revoked; rate limited per link and per client address.",
       },
     ],
-    paths,
+    paths: withIdempotencyKeys(paths),
     webhooks: webhookOperations(),
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key: fl_…" } },
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "An API key: fl_…. A key holds scopes, `[\"*\"]` (every scope) or a subset; each operation's security " +
+            "requirement (and `x-required-scope`) names the one it needs, `*` where only a full-access key may call it.",
+        },
+      },
     },
-  }));
+  })));
   return cached;
 }

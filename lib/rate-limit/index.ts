@@ -2,6 +2,7 @@ import type { Redis as IORedisClient } from "ioredis";
 import { env, type Env } from "@/lib/config/env";
 import { MemorySlidingWindow } from "./memory";
 import type { Limiter, RateLimitResult } from "./types";
+import { log } from "@/lib/log/logger";
 
 export type { Limiter, RateLimitResult } from "./types";
 
@@ -67,7 +68,7 @@ export class ResilientLimiter implements Limiter {
       this.openUntil = Date.now() + this.circuitOpenMs;
       if (Date.now() - this.lastWarning > 60_000) {
         this.lastWarning = Date.now();
-        console.warn(`[rate-limit] ${this.name}: shared store unavailable, using the in-process limiter:`, String(err));
+        log.warn(`[rate-limit] ${this.name}: shared store unavailable, using the in-process limiter:`, String(err));
       }
       return op(this.fallback);
     }

@@ -3,6 +3,7 @@ import net from "node:net";
 import IORedis from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { CIRCUIT_OPEN_MS, createLimiter, createSharedLimiter, STORE_TIMEOUT_MS } from "./index";
+import { log } from "@/lib/log/logger";
 
 // The machine's Redis; CI runs the unit suite a second time with REDIS_URL set.
 const REDIS_URL = process.env.REDIS_URL;
@@ -134,7 +135,7 @@ describe.skipIf(!REDIS_URL)("rate limiting on the real Redis (ioredis adapter + 
   });
 
   it("the app's limiter counts in Redis from its very first call (no fallback while still connecting)", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
     const limiter = createLimiter({ backend: "redis", url: REDIS_URL! }, "unit-first", 100, 60);
     try {
       const id = `first-${randomUUID()}`;
@@ -147,7 +148,7 @@ describe.skipIf(!REDIS_URL)("rate limiting on the real Redis (ioredis adapter + 
   });
 
   it("falls back while Redis is down and goes back to it after the circuit period once it returns", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
     const proxy = new RedisProxy({ host: target.hostname, port: Number(target.port || 6379) });
     await proxy.up();
     const limiter = createLimiter({ backend: "redis", url: proxy.url }, "unit-outage", 100, 60);
@@ -186,7 +187,7 @@ describe.skipIf(!REDIS_URL)("rate limiting on the real Redis (ioredis adapter + 
   });
 
   it("a Redis that stops answering costs one call STORE_TIMEOUT_MS, answered by the fallback", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(log, "warn").mockImplementation(() => {});
     const proxy = new RedisProxy({ host: target.hostname, port: Number(target.port || 6379) });
     await proxy.up();
     const limiter = createLimiter({ backend: "redis", url: proxy.url }, "unit-hang", 100, 60, { circuitOpenMs: 60_000 });

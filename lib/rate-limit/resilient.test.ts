@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { CIRCUIT_OPEN_MS, createLimiter, ResilientLimiter, STORE_TIMEOUT_MS } from "./index";
 import { MemorySlidingWindow } from "./memory";
 import type { Limiter, RateLimitResult } from "./types";
+import { log } from "@/lib/log/logger";
 
 /** A stand-in for the shared store whose availability the test switches; its verdicts are recognisable (limit 7). */
 class SwitchableStore implements Limiter {
@@ -32,7 +33,7 @@ describe("ResilientLimiter circuit", () => {
   function setup(opts?: { circuitOpenMs?: number }) {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(1_000_000);
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
     const store = new SwitchableStore();
     const limiter = new ResilientLimiter("test", Promise.resolve(store), new MemorySlidingWindow(100, 60_000), opts);
     return { store, limiter, warn };
@@ -84,7 +85,7 @@ describe("Redis unreachable (closed port)", () => {
   });
 
   it("each call resolves quickly with the fallback's verdict, and the limit still holds", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
     const limiter = createLimiter({ backend: "redis", url: "redis://127.0.0.1:1" }, "unreachable", 100, 60);
     try {
       const timed = async () => {

@@ -7,10 +7,15 @@ import { dataDir, env } from "@/lib/config/env";
 import { adminSocketPath } from "@/lib/http/admin-socket";
 import { apiRequestUrl } from "@/lib/http/api-path";
 import { errorBody } from "@/lib/http/errors";
+import { metrics } from "@/lib/metrics/registry";
+import { loadRoutesManifest, routeMatcher } from "@/lib/metrics/routes";
+import { serveMetrics } from "@/lib/metrics/scrape";
 import { CLIENT_IP_HEADER, clientAddress } from "./client-address";
+import { endStreams } from "@/lib/stream/open";
 import { startIdleGc } from "./idle-gc";
 import { leanRoute } from "./lean-path";
 import { pageKind, securityHeaders } from "./security-headers";
+import { log, requestIdOf, rootLogger, withRequestContext } from "@/lib/log/logger";
 
 export interface AppServerOptions {
   /** The app's directory (the one holding .next); the working directory by default. */
@@ -61,24 +66,57 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
   const config = env();
   const trustProxy = opts.trustProxy ?? config.TRUST_PROXY;
   const leanOptions = { origin: new URL(config.APP_URL).origin, compress: config.HTTP_COMPRESSION };
-  const app = next({ dev: false, dir: opts.dir ?? process.cwd(), customServer: true });
+  const dir = opts.dir ?? process.cwd();
+  const app = next({ dev: false, dir, customServer: true });
   await app.prepare();
   const handle = app.getRequestHandler();
   // A burst's garbage is collected once the server goes quiet (lib/server/idle-gc.ts).
   const idleGc = startIdleGc();
+  // Requests are counted by the route pattern that serves them, never by their raw path (lib/metrics/routes.ts).
+  const routeOf = routeMatcher(loadRoutesManifest(dir), ["/metrics"]);
+  const { httpRequests, httpDuration } = metrics();
 
+  // Every request gets an id (the caller's X-Request-Id when sane), echoed in the response and carried by every log
+  // line written while it is handled, here and in the Next.js routes (lib/log/logger.ts).
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = requestIdOf(req.headers["x-request-id"]);
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    withRequestContext({ requestId }, () => handleRequest(req, res, requestId));
+  };
+
+  const handleRequest = (req: IncomingMessage, res: ServerResponse, requestId: string) => {
     idleGc.touch();
     // No redirects under /api/v1: an empty path segment reaches the route as a blank id (see lib/http/api-path.ts).
     req.url = apiRequestUrl(req.url ?? "/");
     const url = req.url;
     const pathname = url.split("?", 1)[0]!;
     const kind = pageKind(pathname);
+    const started = performance.now();
+    res.once("finish", () => {
+      const route = routeOf(pathname);
+      const method = req.method ?? "GET";
+      httpRequests.inc({ method, route, status: res.statusCode });
+      const seconds = (performance.now() - started) / 1000;
+      httpDuration.observe({ method, route }, seconds);
+      // The route pattern, never the raw path or query: those carry share and device tokens.
+      rootLogger().info({ requestId, method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, "request");
+    });
 
     const ip = clientAddress(req, trustProxy);
     req.headers[CLIENT_IP_HEADER] = ip;
     req.headers["x-forwarded-for"] = ip;
     if (trustProxy === 0) for (const h of FORWARDED_HOST_HEADERS) delete req.headers[h];
+
+    // Prometheus's scrapes: answered here, before Next.js, behind METRICS_TOKEN or loopback (lib/metrics/scrape.ts).
+    if (pathname === "/metrics") {
+      serveMetrics(req, res, { clientIp: ip, token: config.METRICS_TOKEN }).catch((err: unknown) => {
+        log.error("[server] GET /metrics failed:", err);
+        if (res.headersSent) return res.destroy();
+        sendJson(res, 500, errorBody("internal_error", "An internal error occurred. Try again later."));
+      });
+      return;
+    }
 
     const headers = securityHeaders(kind, { tileUrl: config.NEXT_PUBLIC_MAP_TILE_URL });
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
@@ -108,7 +146,7 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
     const lean = leanRoute(req.method, pathname);
     if (lean) {
       lean(req, res, leanOptions).catch((err: unknown) => {
-        console.error(`[server] ${req.method} ${pathname} failed:`, err);
+        log.error(`[server] ${req.method} ${pathname} failed:`, err);
         if (res.headersSent) return res.destroy();
         sendJson(res, 500, errorBody("internal_error", "An internal error occurred. Try again later."));
       });
@@ -116,7 +154,7 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
     }
 
     handle(req, res).catch((err: unknown) => {
-      console.error(`[server] ${req.method} ${pathname} failed:`, err);
+      log.error(`[server] ${req.method} ${pathname} failed:`, err);
       if (res.headersSent) return res.destroy();
       sendJson(res, 500, errorBody("internal_error", "An internal error occurred. Try again later."));
     });
@@ -138,12 +176,15 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
       return bound;
     },
     async close(graceMs = 5_000) {
+      // Live streams never finish on their own: they end now, each reply completed (its client reconnects elsewhere).
+      endStreams();
       const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), admin.close()]);
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
       clearTimeout(timer);
       idleGc.stop();
+      await (await import("@/lib/stream/bus")).stopStreamBus();
       await app.close();
     },
   };
@@ -161,7 +202,7 @@ function adminServer(file: string, touch: () => void) {
     adminModule()
       .then((m) => m.serveAdminRequest(req, res))
       .catch((err: unknown) => {
-        console.error(`[server] admin socket ${req.method} ${req.url} failed:`, err);
+        log.error(`[server] admin socket ${req.method} ${req.url} failed:`, err);
         if (res.headersSent) return res.destroy();
         sendJson(res, 500, errorBody("internal_error", "An internal error occurred. Try again later."));
       });
@@ -189,7 +230,7 @@ function adminServer(file: string, touch: () => void) {
         fs.chmodSync(file, 0o600);
         inode = fs.statSync(file).ino;
       } catch (err) {
-        console.error(`[fenceline] the operator socket ${file} could not be opened (npm run apikey:* cannot reach this server):`, err);
+        log.error(`[fenceline] the operator socket ${file} could not be opened (npm run apikey:* cannot reach this server):`, err);
       }
     },
     async close(): Promise<void> {

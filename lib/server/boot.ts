@@ -1,5 +1,6 @@
 import { getDbHandle } from "@/lib/db/client";
 import { jobsProvider } from "@/lib/jobs/config";
+import { log } from "@/lib/log/logger";
 
 /**
  * Server boot: open and migrate the database before the first request (or stop with the reason), then start the
@@ -10,7 +11,7 @@ export async function boot(): Promise<void> {
   try {
     handle = await getDbHandle();
   } catch (err) {
-    console.error("[fenceline] could not open the database:", err instanceof Error ? err.message : err);
+    log.error("[fenceline] could not open the database:", err instanceof Error ? err.message : err);
     process.exit(1);
   }
   if (handle.kind === "pglite") {
@@ -18,6 +19,9 @@ export async function boot(): Promise<void> {
     const { startAutoAnalyze } = await import("@/lib/db/auto-analyze");
     startAutoAnalyze(handle.db);
   }
+  // Live streams: the commit hook, and on Postgres the LISTEN that brings the other servers' events (lib/stream/bus.ts).
+  const { startStreamBus } = await import("@/lib/stream/bus");
+  await startStreamBus();
   if (jobsProvider() === "embedded") {
     const { EmbeddedRunner } = await import("@/lib/jobs/embedded-runner");
     const { workflows } = await import("@/lib/jobs/workflows");

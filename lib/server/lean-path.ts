@@ -11,7 +11,8 @@ import { CLIENT_IP_HEADER } from "./client-address";
 // healthResponse), without Next.js's routing, request wrapping and response pipeline, which cost more CPU than the
 // store itself (a health probe through Next.js cost ~3 ms of CPU, most of it the framework's). Like Traccar's
 // dedicated device port, but on the same port and behind the same client-address and security-header work of the app
-// server. Only the methods that store points, and GET of the health check, come here; everything else (OPTIONS, 405s,
+// server. Only the methods that store points, GET of the health check and the live event stream (GET /api/v1/stream,
+// an SSE reply Next.js would hold in its response pipeline) come here; everything else (OPTIONS, 405s,
 // HEAD, unknown paths) still goes to Next.js, whose routes stay for `next dev`.
 
 type AnyFormat = DeviceFormat<unknown>;
@@ -41,6 +42,7 @@ const FORMATS: Record<string, { methods: readonly string[]; load: Loader }> = {
 const ingestModule = once(() => import("@/lib/devices/ingest"));
 const locationsModule = once(() => import("@/lib/locations/post"));
 const healthModule = once(() => import("@/lib/http/health"));
+const streamModule = once(() => import("@/lib/stream/node"));
 
 /**
  * The request body, at most MAX_BODY_BYTES + 1 bytes of it: the verb's readBodyText then refuses an oversized body
@@ -133,12 +135,19 @@ export function leanRoute(method: string | undefined, pathname: string): LeanHan
   const device = FORMATS[pathname];
   if (device && method && device.methods.includes(method)) return (req, res, opts) => serveDeviceIngest(device.load, req, res, opts);
   if (method === "GET" && pathname === "/api/health") return serveHealth;
+  if (method === "GET" && pathname === "/api/v1/stream") return serveEventStream;
   return null;
 }
 
 async function serveHealth(req: IncomingMessage, res: ServerResponse, opts: LeanOptions): Promise<void> {
   const { healthResponse } = await healthModule();
   await send(req, res, await healthResponse(), false, opts);
+}
+
+/** The live event stream: an SSE reply written to the socket as frames come (never compressed, see lib/stream/serve.ts). */
+async function serveEventStream(req: IncomingMessage, res: ServerResponse, opts: LeanOptions): Promise<void> {
+  const { serveStream } = await streamModule();
+  await serveStream(req, res, toRequestLike(req, opts.origin, null));
 }
 
 async function serveDeviceIngest(load: Loader, req: IncomingMessage, res: ServerResponse, opts: LeanOptions): Promise<void> {

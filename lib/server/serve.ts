@@ -1,5 +1,6 @@
 import { env } from "@/lib/config/env";
 import { createAppServer } from "./app-server";
+import { log } from "@/lib/log/logger";
 
 /**
  * Serves the built app on PORT until SIGTERM/SIGINT, then closes gracefully: no new connections, in-flight requests
@@ -9,13 +10,13 @@ export async function serve(opts: { port?: number } = {}): Promise<void> {
   const port = opts.port ?? env().PORT;
   const app = await createAppServer();
   const bound = await app.listen(port);
-  console.log(`[fenceline] listening on http://localhost:${bound} (${env().APP_URL})`);
+  log.info(`[fenceline] listening on http://localhost:${bound} (${env().APP_URL})`);
   let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      console.log(`[fenceline] ${signal}: closing`);
+      log.info(`[fenceline] ${signal}: closing`);
       // Whatever happens while closing, the process is gone 10 s after the signal.
       setTimeout(() => process.exit(0), 10_000).unref();
       app.close().finally(() => process.exit(0));

@@ -32,3 +32,14 @@ export async function deleteTrackableAction(input: { id: string }) {
     return { id };
   });
 }
+
+const TrackingAction = z.strictObject({ id: Id, tracking: z.enum(["active", "paused"]) });
+
+/** The trackable page's pause/resume toggle: while paused, every post for it is acknowledged and discarded. */
+export async function setTrackingAction(input: { id: string; tracking: "active" | "paused" }) {
+  return dashboardAction(TrackingAction, input, async ({ input: { id, tracking }, session }) => {
+    await updateTrackable({ ctx: session.ctx, id, input: { tracking } });
+    revalidatePath(`/trackables/${id}`);
+    return { id, tracking };
+  });
+}

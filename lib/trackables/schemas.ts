@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Location } from "@/lib/locations/schemas";
 import { cursorParam, limitParam, pageOf } from "@/lib/http/pagination";
+import { MotionSettingsPatch, MotionSettingsSchema } from "@/lib/motion/schemas";
 import { Id, Timestamp } from "@/lib/schemas/common";
 
 export const MAX_METADATA_BYTES = 4096;
@@ -25,13 +26,20 @@ export const Metadata = z
 const Name = z.string().trim().min(1, "must be 1–100 characters").max(100, "must be 1–100 characters");
 const Type = z.string().trim().min(1, "must be 1–40 characters").max(40, "must be 1–40 characters");
 
+const Tracking = z.enum(["active", "paused"]).meta({
+  description: 'While "paused", every post of locations for the trackable (API and devices) is acknowledged and discarded',
+  example: "active",
+});
+
 export const Trackable = z
   .object({
     id: Id,
     name: z.string().meta({ example: "Van 12" }),
     type: z.string().meta({ description: "Free label for the kind of device", example: "vehicle" }),
     metadata: z.record(z.string(), z.unknown()),
+    tracking: Tracking,
     lastLocation: Location.nullable().meta({ description: "The most recent location by timestamp, or null" }),
+    motion: MotionSettingsSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -43,6 +51,7 @@ export const CreateTrackableInput = z
     name: Name.meta({ description: "1–100 characters", example: "Van 12" }),
     type: Type.default("device").meta({ description: '1–40 characters, default "device"', example: "vehicle" }),
     metadata: Metadata.default({}),
+    motion: MotionSettingsPatch.optional(),
   })
   .meta({ id: "CreateTrackableInput" });
 export type CreateTrackableInput = z.infer<typeof CreateTrackableInput>;
@@ -52,6 +61,8 @@ export const UpdateTrackableInput = z
     name: Name.optional(),
     type: Type.optional(),
     metadata: Metadata.optional().meta({ description: "Replaces the whole metadata object" }),
+    tracking: Tracking.optional(),
+    motion: MotionSettingsPatch.optional().meta({ description: "Changes only the motion settings given" }),
   })
   .meta({ id: "UpdateTrackableInput" });
 export type UpdateTrackableInput = z.infer<typeof UpdateTrackableInput>;

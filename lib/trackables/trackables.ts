@@ -5,8 +5,10 @@ import { createTrackableStates } from "@/lib/geofences/round-state";
 import { eventsCommitted } from "@/lib/events/record";
 import { exitAllOnTrackableDelete } from "@/lib/geofences/synthetic";
 import { notFound } from "@/lib/http/errors";
+import { publishNotice } from "@/lib/stream/bus";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { serializeLocation } from "@/lib/locations/serialize";
+import { motionSettings } from "@/lib/motion/segment";
 import { z } from "zod";
 import type { CreateTrackableInput, Trackable, UpdateTrackableInput } from "./schemas";
 
@@ -16,7 +18,9 @@ export function serializeTrackable(row: TrackableRow, last: LocationRow | null):
     name: row.name,
     type: row.type,
     metadata: row.metadata,
+    tracking: row.tracking,
     lastLocation: last ? serializeLocation(last) : null,
+    motion: motionSettings(row.motion),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -81,9 +85,10 @@ export async function createTrackable({ ctx, input }: { ctx: Ctx; input: CreateT
   const db = exec(ctx);
   const [row] = await db
     .insert(trackables)
-    .values({ accountId: ctx.account.id, name: input.name, type: input.type, metadata: input.metadata })
+    .values({ accountId: ctx.account.id, name: input.name, type: input.type, metadata: input.metadata, motion: input.motion ?? null })
     .returning();
   await createTrackableStates(db, [row!.id]);
+  publishNotice(ctx.account.id, "trackable", row!.id);
   return serializeTrackable(row!, null);
 }
 
@@ -109,10 +114,16 @@ export async function getTrackable({ ctx, id }: { ctx: Ctx; id: string }): Promi
 export async function updateTrackable({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateTrackableInput }) {
   const [row] = await exec(ctx)
     .update(trackables)
-    .set({ ...input, updatedAt: new Date() })
+    .set({
+      ...input,
+      // Only the settings given change: merged into the stored ones (the rest keep their values or defaults).
+      motion: input.motion ? sql`coalesce(${trackables.motion}, '{}'::jsonb) || ${JSON.stringify(input.motion)}::jsonb` : undefined,
+      updatedAt: new Date(),
+    })
     .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)))
     .returning({ id: trackables.id });
   if (!row) throw notFound("Trackable", id);
+  publishNotice(ctx.account.id, "trackable", row.id);
   return getTrackable({ ctx, id });
 }
 
@@ -134,4 +145,5 @@ export async function deleteTrackable({ ctx, id }: { ctx: Ctx; id: string }): Pr
     return sent;
   });
   eventsCommitted(recording);
+  publishNotice(ctx.account.id, "trackable", id.toLowerCase());
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { dashboardAction } from "@/lib/dashboard/action";
 import { assertEnterprise } from "@/lib/dashboard/plan";
 import { recoverFailed } from "@/lib/webhooks/delivery-history";
-import { rotateWebhookSecret } from "@/lib/webhooks/rotation";
+import { rotateSecret } from "@/lib/webhooks/rotation";
 import { CreateWebhookInput, EndpointTestInput, RecoverInput, RotateSecretInput, UpdateWebhookInput } from "@/lib/webhooks/schemas";
 import { sendEndpointTest } from "@/lib/webhooks/test-webhook";
 import { createWebhook, deleteWebhook, updateWebhook } from "@/lib/webhooks/webhooks";
@@ -57,7 +57,7 @@ export async function rotateWebhookSecretAction(id: string, input: unknown) {
   // No revalidation: the page keeps showing the new secret until the user leaves it.
   return dashboardAction(RotateSecretInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
-    return rotateWebhookSecret({ ctx: session.ctx, id, input });
+    return rotateSecret({ ctx: session.ctx, target: { webhookId: id }, input });
   });
 }
 

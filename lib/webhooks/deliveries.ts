@@ -1,10 +1,12 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
+import { metrics } from "@/lib/metrics/registry";
 import { insertUnnested } from "@/lib/db/bulk";
 import { getDb, type Executor } from "@/lib/db/client";
 import { epochMs, queryRows } from "@/lib/db/rows";
 import { newId } from "@/lib/db/ids";
 import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryRow } from "@/lib/db/schema";
+import { publishNotice } from "@/lib/stream/bus";
 import { sendWebhook, type SendResult } from "./sender";
 import { recordEndpointOutcome } from "./endpoint-health";
 import { isGone, retryDelayMs } from "./receiver-signals";
@@ -223,7 +225,10 @@ export async function attemptDelivery(deliveryId: string, slot: number, opts: { 
     waitMs = retryDelayMs(scheduledMs, result.statusCode, result.retryAfter);
   }
   const nextAttemptAt = waitMs === null ? null : new Date(Date.now() + waitMs);
+  metrics().webhookDeliveries.inc({ status: outcome });
   const changed = await recordAttempt(deliveryId, delivery.number, slot, outcome, nextAttemptAt, result);
+  // The deliveries page shows each attempt and the status it leaves.
+  if (changed) publishNotice(changed.accountId, "delivery");
   // An account endpoint's health counts deliveries that ended (not tests, not a status another run already set).
   if (changed?.webhookId && !changed.test && outcome !== "retry") {
     await recordEndpointOutcome(changed.webhookId, outcome === "succeeded" ? "succeeded" : isGone(result.statusCode) ? "gone" : "failed");
@@ -247,10 +252,10 @@ async function recordAttempt(
   outcome: AttemptOutcome,
   nextAttemptAt: Date | null,
   r: SendResult,
-): Promise<{ webhookId: string | null; test: boolean } | undefined> {
+): Promise<{ webhookId: string | null; test: boolean; accountId: string } | undefined> {
   const db = await getDb();
   const succeeded = outcome === "succeeded";
-  const [changed] = await queryRows<{ webhookId: string | null; test: boolean }>(db, RECORD_ATTEMPT, [
+  const [changed] = await queryRows<{ webhookId: string | null; test: boolean; accountId: string }>(db, RECORD_ATTEMPT, [
     deliveryId,
     number,
     new Date().toISOString(),
@@ -275,4 +280,4 @@ const RECORD_ATTEMPT = `with recorded as (
   update webhook_deliveries
   set status = $8::text, attempt_count = greatest(attempt_count, $9::int4), next_attempt_at = $10::timestamptz, updated_at = $3::timestamptz
   where id = $1::uuid and status = any($11::text[])
-  returning webhook_id as "webhookId", test`;
+  returning webhook_id as "webhookId", test, account_id as "accountId"`;

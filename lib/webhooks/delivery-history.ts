@@ -6,6 +6,7 @@ import { ApiError, notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { enqueue, enqueueMany } from "@/lib/jobs/client";
 import { deliverWebhook } from "@/lib/jobs/workflows/deliver-webhook";
+import { publishNotice } from "@/lib/stream/bus";
 import { wakeDeliveries } from "./fan-out";
 import { insertDeliveries, type NewDelivery } from "./deliveries";
 import type { Delivery, DeliveryListQuery } from "./delivery-schemas";
@@ -107,6 +108,7 @@ export async function redeliver({ ctx, id }: { ctx: Ctx; id: string }): Promise<
     return requireDelivery({ ...ctx, tx }, row!.id);
   });
   wakeDeliveries();
+  publishNotice(ctx.account.id, "delivery");
   return serializeDelivery(created, []);
 }
 
@@ -176,5 +178,6 @@ export async function recoverFailed({ ctx, target, since }: { ctx: Ctx; target: 
     }
   });
   wakeDeliveries();
+  publishNotice(ctx.account.id, "delivery");
   return { redelivered: failed.length };
 }

@@ -56,45 +56,52 @@ export interface RotatedSecret {
  * stays valid as the previous secret for `expireCurrentIn` seconds (none when there was no secret, or 0 seconds).
  * The update reads the current secret in the same statement, so two rotations at once cannot lose one.
  */
-function rotation(current: string | null, input: RotateSecretInput) {
+type Rotation = { secret: string; previous: string | null; expiresAt: Date | null };
+function rotation(current: string | null, input: RotateSecretInput): Rotation {
   const secret = input.secret ?? generateWebhookSecret();
   const keep = current !== null && current !== secret && input.expireCurrentIn > 0;
   const expiresAt = keep ? new Date(Date.now() + input.expireCurrentIn * 1000) : null;
   return { secret, previous: keep ? current : null, expiresAt };
 }
 
-export async function rotateWebhookSecret({ ctx, id, input }: { ctx: Ctx; id: string; input: RotateSecretInput }): Promise<RotatedSecret> {
-  return withTransaction(ctx, async ({ tx }) => {
-    const [row] = await tx
-      .select({ secret: webhooks.secret })
-      .from(webhooks)
-      .where(and(eq(webhooks.id, id), eq(webhooks.accountId, ctx.account.id)))
-      .for("update");
-    if (!row) throw notFound("Webhook", id);
-    const r = rotation(row.secret, input);
-    await tx
-      .update(webhooks)
-      .set({ secret: r.secret, previousSecret: r.previous, previousSecretExpiresAt: r.expiresAt, updatedAt: new Date() })
-      .where(eq(webhooks.id, id));
-    return { secret: r.secret, previousSecretExpiresAt: r.expiresAt?.toISOString() ?? null };
-  });
-}
+/** The two kinds of webhook target and the columns that hold their secrets. */
+const SECRET_HOLDERS = {
+  webhook: { table: webhooks, label: "Webhook", secret: webhooks.secret, set: (r: Rotation) => ({ secret: r.secret, previousSecret: r.previous, previousSecretExpiresAt: r.expiresAt }) },
+  geofence: {
+    table: geofences,
+    label: "Geofence",
+    secret: geofences.webhookSecret,
+    set: (r: Rotation) => ({ webhookSecret: r.secret, previousWebhookSecret: r.previous, previousWebhookSecretExpiresAt: r.expiresAt }),
+  },
+} as const;
 
-export async function rotateGeofenceSecret({ ctx, id, input }: { ctx: Ctx; id: string; input: RotateSecretInput }): Promise<RotatedSecret> {
+export type SecretTarget = { webhookId: string } | { geofenceId: string };
+
+/**
+ * POST /webhooks/{id}/rotate-secret and /geofences/{id}/rotate-secret: the same rotation on either kind of target
+ * (an account endpoint, or a geofence's own webhook), under a row lock.
+ */
+export async function rotateSecret({ ctx, target, input }: { ctx: Ctx; target: SecretTarget; input: RotateSecretInput }): Promise<RotatedSecret> {
+  const [kind, id] = "webhookId" in target ? (["webhook", target.webhookId] as const) : (["geofence", target.geofenceId] as const);
+  const holder = SECRET_HOLDERS[kind];
+  // One table at a time: the union of the two tables' types is not something drizzle's builders accept.
+  const table = holder.table as typeof webhooks;
+  const idColumn = kind === "webhook" ? webhooks.id : geofences.id;
+  const accountColumn = kind === "webhook" ? webhooks.accountId : geofences.accountId;
   return withTransaction(ctx, async ({ tx }) => {
     const [row] = await tx
-      .select({ secret: geofences.webhookSecret })
-      .from(geofences)
-      .where(and(eq(geofences.id, id), eq(geofences.accountId, ctx.account.id)))
+      .select({ secret: holder.secret })
+      .from(table)
+      .where(and(eq(idColumn, id), eq(accountColumn, ctx.account.id)))
       .for("update");
-    if (!row) throw notFound("Geofence", id);
+    if (!row) throw notFound(holder.label, id);
     const r = rotation(row.secret, input);
     await tx
-      .update(geofences)
-      .set({ webhookSecret: r.secret, previousWebhookSecret: r.previous, previousWebhookSecretExpiresAt: r.expiresAt, updatedAt: new Date() })
-      .where(eq(geofences.id, id));
+      .update(table)
+      .set({ ...(holder.set(r) as Partial<typeof webhooks.$inferInsert>), updatedAt: new Date() })
+      .where(eq(idColumn, id));
     // Evaluation caches the geofence, secret included (lib/geofences/fence-cache.ts).
-    await bumpGeofencesVersion(tx, ctx.account.id);
+    if (kind === "geofence") await bumpGeofencesVersion(tx, ctx.account.id);
     return { secret: r.secret, previousSecretExpiresAt: r.expiresAt?.toISOString() ?? null };
   });
 }

@@ -14,7 +14,7 @@ describe("GET /event-types", () => {
     const res = await a.api("GET", "/event-types");
     expect(res.status, res.text).toBe(200);
     const types = res.body.data.map((t: { type: string }) => t.type);
-    expect(types).toEqual(["geofence.entry", "geofence.exit", "geofence.dwell", "location.updated", "battery.low", "device.status_changed"]);
+    expect(types).toEqual(["geofence.entry", "geofence.exit", "geofence.dwell", "location.updated", "battery.low", "device.status_changed", "trip.started", "trip.ended", "speed.exceeded"]);
     for (const t of res.body.data) {
       expect(Object.keys(t)).toEqual(["type", "label", "description", "recorded"]);
       expect(t.label.length, t.type).toBeGreaterThan(0);

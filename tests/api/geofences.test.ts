@@ -57,6 +57,7 @@ describe("geofences: create and read", () => {
       debounceSeconds: 0,
       dwellSeconds: 0,
       maxAccuracy: null,
+      speedLimit: null,
       tag: null,
       externalId: null,
       metadata: {},

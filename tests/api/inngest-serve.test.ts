@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { workflows } from "@/lib/jobs/workflows";
 import { startServer, type TestServer } from "../harness/server";
 
 // The Inngest serve() endpoint of a server configured for Inngest (INNGEST_DEV=1; the dev server itself cannot be
@@ -11,11 +12,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-it("GET /api/inngest introspects the three functions and their failure handlers", async () => {
+it("GET /api/inngest introspects every workflow and its failure handler", async () => {
   const res = await fetch(`${server.baseUrl}/api/inngest`);
   expect(res.status).toBe(200);
   const body = (await res.json()) as Record<string, unknown>;
   // Each function's onFailure (the "failed for good" log line) is registered by Inngest as a function of its own.
-  expect(body.function_count).toBe(6);
+  expect(body.function_count).toBe(2 * workflows.length);
   expect(body.mode).toBe("dev");
 });

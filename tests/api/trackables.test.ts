@@ -26,7 +26,9 @@ describe("trackables", () => {
       name: "Van 12",
       type: "device",
       metadata: {},
+      tracking: "active",
       lastLocation: null,
+      motion: { minTripDistance: 200, minStopDuration: 180, stopGap: 3600, speedLimit: null, speedMinDuration: 10 },
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });

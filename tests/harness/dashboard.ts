@@ -37,14 +37,14 @@ export async function signIn(
   baseUrl: string,
   email: string,
   password: string,
-  opts: { headers?: Headers; callbackUrl?: string } = {},
+  opts: { headers?: Headers; callbackUrl?: string; code?: string } = {},
 ): Promise<SignInResult> {
   const headers = opts.headers ?? {};
   const { token, cookie } = await csrf(baseUrl, headers);
   const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     headers: { ...headers, cookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrfToken: token, email, password, json: "true", callbackUrl: opts.callbackUrl ?? `${baseUrl}/trackables` }),
+    body: new URLSearchParams({ csrfToken: token, email, password, ...(opts.code ? { code: opts.code } : {}), json: "true", callbackUrl: opts.callbackUrl ?? `${baseUrl}/trackables` }),
     redirect: "manual",
   });
   const { url } = (await res.json()) as { url: string };

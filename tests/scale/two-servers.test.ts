@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminRequest } from "@/lib/http/admin-socket";
 import { startServer, type TestServer } from "../harness/server";
 import { startReceiver, type Received } from "../support/receiver";
+import { openSse } from "../support/sse";
 import { scratchPostgres } from "../support/scratch-db";
 
 // Scale-out: two real app servers (the built app, as tests/harness/server.ts starts it for the API suite)
@@ -208,6 +209,56 @@ describe("two app servers on one Postgres and Redis, round-robin", () => {
       await receiver.close();
     }
   }, 120_000);
+
+  it("the same Idempotency-Key sent to both servers at once creates one trackable, and both replay it after", async () => {
+    const key = await newKey();
+    const send = async (server: TestServer) => {
+      const res = await fetch(`${server.baseUrl}/api/v1/trackables`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": "scale-out-twin" },
+        body: JSON.stringify({ name: "Idempotent twin" }),
+      });
+      return { status: res.status, replayed: res.headers.get("idempotent-replayed"), body: await res.json() };
+    };
+    const results = await Promise.all(servers.flatMap((s) => [send(s), send(s), send(s)]));
+    const fresh = results.filter((r) => r.status === 201 && r.replayed === null);
+    expect(fresh, JSON.stringify(results)).toHaveLength(1);
+    for (const r of results) {
+      if (r !== fresh[0]) expect(r.status === 409 ? r.body.error.code : [r.status, r.replayed, r.body.id]).toEqual(r.status === 409 ? "conflict" : [201, "true", fresh[0]!.body.id]);
+    }
+    for (const server of servers) expect(await send(server)).toEqual({ status: 201, replayed: "true", body: fresh[0]!.body });
+    expect((await api(key, "GET", "/trackables")).body.data).toHaveLength(1);
+  });
+
+  it("a live stream on one server sees what is posted to the other within a second of the poster's own stream", async () => {
+    const key = await newKey();
+    const [a, b] = servers as [TestServer, TestServer];
+    const trackable = await created(api(key, "POST", "/trackables", { name: "streamed" }, b));
+    const fence = await created(api(key, "POST", "/geofences", { name: "Stream depot", latitude: 20, longitude: 20, radius: 200 }, b));
+    // The poster's own stream (in process) and the other server's (through Postgres): when each frame arrives.
+    const [onA, onB] = await Promise.all([a, b].map((s) => openSse(`${s.baseUrl}/api/v1/stream?trackableIds=${trackable.id}`, { Authorization: `Bearer ${key}` })));
+    try {
+      for (const s of [onA!, onB!]) {
+        expect(s.status, JSON.stringify(s.error)).toBe(200);
+        await s.until(() => s.retry !== null);
+      }
+      await created(api(key, "POST", `/trackables/${trackable.id}/locations`, { latitude: 20.02, longitude: 20, timestamp: "2026-11-22T10:00:00.000Z" }, b));
+      await created(api(key, "POST", `/trackables/${trackable.id}/locations`, { latitude: 20, longitude: 20.0001, timestamp: "2026-11-22T10:01:00.000Z" }, b));
+      await onB!.until(() => onB!.frames.some((f) => f.event === "geofence.entry"), 15_000, "the entry on the poster's server");
+      await onA!.until(() => onA!.frames.some((f) => f.event === "geofence.entry"), 2_000, "the entry on the other server");
+      await onA!.until(() => onA!.frames.length === onB!.frames.length, 2_000, "every frame on the other server");
+      // The same frames, in the same order, on both; each on A within a second of its arrival on B.
+      expect(onA!.frames).toEqual(onB!.frames);
+      expect(onA!.frames.map((f) => f.event)).toEqual(expect.arrayContaining(["location.updated", "geofence.entry"]));
+      expect(JSON.parse(onA!.frames.find((f) => f.event === "geofence.entry")!.data).geofence.id).toBe(fence.id);
+      const lags = onA!.arrivals.map((t, i) => t - onB!.arrivals[i]!);
+      console.log(`[scale] stream frames on the other server, later by (ms): ${lags.map((l) => l.toFixed(1)).join(", ")}`);
+      expect(Math.max(...lags)).toBeLessThan(1000);
+    } finally {
+      onA?.close();
+      onB?.close();
+    }
+  }, 60_000);
 
   it("a retry in flight on a server that is killed (SIGKILL) is sent by the other within the lease", async () => {
     // Attempt 1 fails (500); the retry (attempt 2) is held by the receiver, so the job stays running on the server

@@ -13,6 +13,7 @@ const base: Event = {
   reason: null,
   durationSeconds: null,
   confidence: null,
+  tripId: null,
   status: null,
   createdAt: "2026-11-25T10:00:00.000Z",
 };
@@ -29,7 +30,7 @@ describe("how the dashboard words a device.status_changed", () => {
   });
 
   it("labels every recorded type in the events page's type filter", () => {
-    expect(Object.keys(EVENT_TYPE_LABELS)).toEqual(["geofence.entry", "geofence.exit", "geofence.dwell", "battery.low", "device.status_changed"]);
+    expect(Object.keys(EVENT_TYPE_LABELS)).toEqual(["geofence.entry", "geofence.exit", "geofence.dwell", "battery.low", "device.status_changed", "trip.started", "trip.ended", "speed.exceeded"]);
     expect(EVENT_TYPE_LABELS["device.status_changed"]).toBe("Came online / went offline");
   });
 });

@@ -46,7 +46,7 @@ describe("a client generated from the OpenAPI document", () => {
     // Response enums are enums; the webhooks section is there.
     expect(types).toMatch(/status: "pending" \| "succeeded" \| "failed"/);
     expect(types).toContain('disabledReason: ("failing" | "gone") | null;');
-    expect(types).toContain('events: ("geofence.entry" | "geofence.exit" | "geofence.dwell" | "location.updated" | "battery.low" | "device.status_changed")[];');
+    expect(types).toContain('events: ("geofence.entry" | "geofence.exit" | "geofence.dwell" | "location.updated" | "battery.low" | "device.status_changed" | "trip.started" | "trip.ended" | "speed.exceeded")[];');
     expect(types).toMatch(/export interface webhooks/);
 
     // The check can fail: calls the API would refuse do not compile.

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
+import { DeleteWorkspaceForm } from "@/components/account/delete-workspace-form";
+import { TwoFactorSettings } from "@/components/account/two-factor-settings";
 import { WorkspaceNameForm } from "@/components/account/workspace-name-form";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { Badge, Card, PageHeader, Time, cx, ScrollTable } from "@/components/ui";
@@ -141,6 +143,17 @@ export default async function AccountPage() {
           </Card>
         ) : null}
 
+        {user.passwordHash ? (
+          <Card aria-labelledby="two-factor-heading" className="p-5">
+            <h2 id="two-factor-heading" className="text-base font-semibold text-slate-900">
+              Two-factor sign-in
+            </h2>
+            <div className="mt-3">
+              <TwoFactorSettings enabled={user.totpEnabledAt !== null} />
+            </div>
+          </Card>
+        ) : null}
+
         <Card aria-labelledby="session-heading" className="flex flex-col gap-3 p-5 sm:flex-row sm:items-center sm:justify-between">
           <div>
             <h2 id="session-heading" className="text-base font-semibold text-slate-900">
@@ -151,6 +164,20 @@ export default async function AccountPage() {
             </p>
           </div>
           <SignOutButton />
+        </Card>
+
+        <Card aria-labelledby="delete-workspace-heading" className="p-5 ring-red-200">
+          <h2 id="delete-workspace-heading" className="text-base font-semibold text-red-700">
+            Delete workspace
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Deletes this workspace and everything in it — trackables, location history, geofences, events, webhooks,
+            share links, API keys and every member&apos;s sign-in — at once and for good. Export it first (
+            <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">POST /api/v1/account/export</code>) to keep a copy.
+          </p>
+          <div className="mt-3">
+            <DeleteWorkspaceForm name={account.name} />
+          </div>
         </Card>
       </div>
     </>

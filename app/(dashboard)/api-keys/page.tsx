@@ -26,6 +26,7 @@ export default async function ApiKeysPage() {
           id: k.id,
           name: k.name,
           start: k.start,
+          scopes: k.scopes,
           createdAt: k.createdAt.toISOString(),
           lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
           revokedAt: k.revokedAt?.toISOString() ?? null,

@@ -9,7 +9,6 @@ import { Alert, Badge, Button, ButtonLink, Card, EmptyState, PageHeader, Time, S
 import { FilterSelect, Pager } from "@/components/ui/list-controls";
 import { EVENT_KINDS } from "@/components/webhooks/events";
 import { requireSession } from "@/lib/auth/session";
-import { liveFingerprint } from "@/lib/dashboard/live";
 import { isEnterprise } from "@/lib/dashboard/plan";
 import { listAllGeofences } from "@/lib/geofences/geofences";
 import { ApiError } from "@/lib/http/errors";
@@ -35,7 +34,6 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
       </>
     );
   }
-  const since = await liveFingerprint({ ctx, scope: "deliveries" }); // before the page's data (see LiveRefresh)
   const sp = await searchParams;
   const filters = { status: one(sp.status), event: one(sp.event), geofence: one(sp.geofence), webhook: one(sp.webhook) };
   const parsed = DeliveryListQuery.safeParse({
@@ -83,7 +81,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
             ) : null}
           </div>
           <div className="sm:ml-auto">
-            <LiveRefresh scope="deliveries" since={since} />
+            <LiveRefresh scope="deliveries" />
           </div>
         </Form>
         {webhookFilter ? (

@@ -7,7 +7,6 @@ import { describeEvent } from "@/components/events/describe-event";
 import { Alert, Badge, Card, EmptyState, PageHeader, Time } from "@/components/ui";
 import { Pager } from "@/components/ui/list-controls";
 import { requireSession } from "@/lib/auth/session";
-import { liveFingerprint } from "@/lib/dashboard/live";
 import { listEvents } from "@/lib/events/events";
 import { EventListQuery } from "@/lib/events/schemas";
 import { listAllGeofences } from "@/lib/geofences/geofences";
@@ -32,7 +31,6 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
     : `Some filters in the address were not understood and were ignored: ${parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join("; ")}.`;
   if (parsed.success && parsed.data.from && parsed.data.to && parsed.data.from > parsed.data.to) problem = "The start of the time range is after its end: nothing can match.";
   const query = parsed.success ? parsed.data : { limit: PAGE_SIZE };
-  const since = cursor ? "" : await liveFingerprint({ ctx, scope: "events" }); // before the page's data (see LiveRefresh)
   const [page, trackables, geofences] = await Promise.all([
     listEvents({ ctx, query }).catch(async (err) => {
       if (!(err instanceof ApiError) || err.code !== "invalid_request") throw err;
@@ -57,7 +55,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
       <PageHeader
         title="Events"
         description="Everything that happened to your trackables: geofence entries, exits and dwells, low battery, coming online and going offline."
-        actions={!cursor ? <LiveRefresh scope="events" since={since} /> : undefined}
+        actions={!cursor ? <LiveRefresh scope="events" /> : undefined}
       />
       <Card className="mb-4 p-4">
         <CollapsibleFilters active={Object.values(filters).filter(Boolean).length}>

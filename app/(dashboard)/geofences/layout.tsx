@@ -3,7 +3,6 @@ import { WhileNoGeofenceOpen } from "@/components/geofences/while-no-geofence-op
 import { OccupancyPanel } from "@/components/occupancy/occupancy-panel";
 import { requireSession } from "@/lib/auth/session";
 import { mapConfig } from "@/lib/config/map";
-import { liveFingerprint } from "@/lib/dashboard/live";
 import { isEnterprise } from "@/lib/dashboard/plan";
 import { listAllGeofences } from "@/lib/geofences/geofences";
 import { listAccountOccupancy } from "@/lib/geofences/occupancy";
@@ -14,7 +13,6 @@ import { listTrackableSummaries } from "@/lib/trackables/summaries";
 // not, and router.refresh() still re-renders it with fresh data.
 export default async function GeofencesLayout({ children }: { children: React.ReactNode }) {
   const { ctx } = await requireSession();
-  const since = await liveFingerprint({ ctx, scope: "geofences" }); // before the page's data (see LiveRefresh)
   const geofences = await listAllGeofences({ ctx });
   const trackables = await listTrackableSummaries({ ctx });
   const occupancy = await listAccountOccupancy({ ctx });
@@ -22,7 +20,7 @@ export default async function GeofencesLayout({ children }: { children: React.Re
     <>
       <GeofenceEditor config={mapConfig()} geofences={geofences} trackables={trackables} enterprise={isEnterprise(ctx)} />
       <WhileNoGeofenceOpen>
-        <OccupancyPanel geofences={geofences} occupants={occupancy.data} truncated={occupancy.truncated} since={since} />
+        <OccupancyPanel geofences={geofences} occupants={occupancy.data} truncated={occupancy.truncated} />
       </WhileNoGeofenceOpen>
       {children}
     </>

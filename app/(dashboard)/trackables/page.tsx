@@ -11,7 +11,6 @@ import { Alert, ButtonLink, Card, EmptyState, PageHeader, ScrollTable, Time } fr
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
-import { liveFingerprint } from "@/lib/dashboard/live";
 import { ApiError } from "@/lib/http/errors";
 import { getTrackableStatuses, listTrackablePositions } from "@/lib/trackables/status";
 import { listTrackables } from "@/lib/trackables/trackables";
@@ -27,7 +26,6 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
   const params = await searchParams;
   const cursor = typeof params.cursor === "string" && params.cursor ? params.cursor : undefined;
   const now = new Date();
-  const since = await liveFingerprint({ ctx, scope: "trackables" }); // before the page's data (see LiveRefresh)
 
   let page: Awaited<ReturnType<typeof listTrackables>>;
   let badCursor = false;
@@ -51,7 +49,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
   if (firstPage && page.data.length === 0) {
     return (
       <>
-        <PageHeader title="Trackables" description="Everything that reports its position to Fenceline." actions={<LiveRefresh scope="trackables" since={since} />} />
+        <PageHeader title="Trackables" description="Everything that reports its position to Fenceline." actions={<LiveRefresh scope="trackables" />} />
         <FirstSteps ctx={ctx} />
         <EmptyState title="No trackables yet" action={<TrackableFormDialog mode="create" />}>
           <p>
@@ -91,7 +89,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
         description="Everything that reports its position to Fenceline, with where and when it was last seen."
         actions={
           <>
-            <LiveRefresh scope="trackables" since={since} />
+            <LiveRefresh scope="trackables" />
             <TrackableFormDialog mode="create" />
           </>
         }

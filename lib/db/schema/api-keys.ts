@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, id, ts } from "./columns";
@@ -12,6 +13,8 @@ export const apiKeys = pgTable(
     hash: text("hash").notNull(),
     // First characters of the key, for display ("fl_3kq9Xz…").
     start: text("start").notNull(),
+    // What the key may do: ["*"] or a subset of the scopes in lib/api-keys/scopes.ts. Fixed at creation.
+    scopes: text("scopes").array().notNull().default(sql`'{*}'::text[]`),
     createdAt: createdAt(),
     lastUsedAt: ts("last_used_at"),
     revokedAt: ts("revoked_at"),

@@ -36,6 +36,8 @@ export const events = pgTable(
     // The event's payload exactly as delivered (json keeps its bytes and key order; jsonb would reorder the keys),
     // so later readers send what the webhooks got. Null on events recorded before it was kept, and on a synthetic
     // transition of a trackable with no evaluated location (nothing was sent).
+    // The trip (lib/motion) the event belongs to: trip.* and speed.exceeded during one.
+    tripId: uuid("trip_id"),
     payload: json("payload").$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },

@@ -30,6 +30,8 @@ export const geofences = pgTable(
     debounceSeconds: integer("debounce_seconds").notNull().default(0),
     dwellSeconds: integer("dwell_seconds").notNull().default(0),
     maxAccuracy: doublePrecision("max_accuracy"),
+    // m/s: speed.exceeded inside the fence above it (the lower of it and the trackable's limit wins); null = none.
+    speedLimit: doublePrecision("speed_limit"),
     tag: text("tag"),
     externalId: text("external_id"),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),

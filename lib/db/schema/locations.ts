@@ -4,7 +4,8 @@ import { id, ts } from "./columns";
 import { trackables } from "./trackables";
 
 /** Where a location came from: the REST API, or a tracking app posting to its /ingest endpoint. */
-export const LOCATION_SOURCES = ["api", "owntracks", "traccar", "overland"] as const;
+// "import": read from a history file (POST …/imports).
+export const LOCATION_SOURCES = ["api", "owntracks", "traccar", "overland", "import"] as const;
 export type LocationSource = (typeof LOCATION_SOURCES)[number];
 
 export const locations = pgTable(

@@ -19,6 +19,8 @@ export const trackableStates = pgTable(
     lastSeenAt: ts("last_seen_at"),
     // Battery of the newest evaluated location that reported one (battery.low fires on the fall below the threshold).
     battery: doublePrecision("battery"),
+    // The newest location id (UUIDv7, insertion order) motion has taken in: later ids are its new fixes, late ones too.
+    motionSeenId: uuid("motion_seen_id"),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [

@@ -1,4 +1,5 @@
 import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import type { MotionSettingsInput } from "../../motion/segment";
 import { accounts } from "./accounts";
 import { createdAt, id, updatedAt } from "./columns";
 
@@ -10,6 +11,10 @@ export const trackables = pgTable(
     name: text("name").notNull(),
     type: text("type").notNull().default("device"),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    // "paused": every post for the trackable is acknowledged and discarded (lib/locations/locations.ts).
+    tracking: text("tracking", { enum: ["active", "paused"] }).notNull().default("active"),
+    // Trips, stops and speed settings (lib/motion): only the fields set; the rest take the defaults.
+    motion: jsonb("motion").$type<MotionSettingsInput>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

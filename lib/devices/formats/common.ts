@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/http/errors";
 import { impossibleFixTime, LocationInput, type LocationSource } from "@/lib/locations/schemas";
 
 /** The tracking apps that post to /ingest (each a value of Location.source). */
-export type DeviceApp = Exclude<LocationSource, "api">;
+export type DeviceApp = Exclude<LocationSource, "api" | "import">;
 
 /** What a format reads from a request before anything is authenticated: the token presented and the app's payload. */
 export interface DeviceRequest<P> {

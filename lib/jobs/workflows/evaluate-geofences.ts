@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { env } from "@/lib/config/env";
+import { metrics } from "@/lib/metrics/registry";
 import { EVALUATION_BATCH, evaluateTrackable, evaluateTrackables, TRACKABLES_PER_RUN, type RoundOptions } from "@/lib/geofences/evaluate-trackable";
 import { defineWorkflow } from "../types";
 
@@ -37,7 +38,7 @@ export const evaluateGeofences = defineWorkflow({
     for (let round = 1; ; round++) {
       const last = io.attempt >= io.maxAttempts - 1;
       const maxPoints = roundSize(io.attempt);
-      const result = await io.runTask(`evaluate-${round}`, () => evaluateTrackable(trackableId, { maxPoints, skipPointOnFailure: last }));
+      const result = await io.runTask(`evaluate-${round}`, () => timedRound(() => evaluateTrackable(trackableId, { maxPoints, skipPointOnFailure: last })));
       if (!result.more) return;
     }
   },
@@ -51,8 +52,21 @@ export const evaluateGeofences = defineWorkflow({
         // by one in shrinking rounds, skipping a point that fails on the last try.
         const attempt = io.attempt;
         const opts = { maxPoints: roundSize(attempt), skipPointOnFailure: attempt >= io.maxAttempts - 1 };
-        ids = await io.runTask(`evaluate-${round}`, async () => (attempt === 0 ? (await evaluateTrackables(ids)).more : eachAlone(ids, opts)));
+        ids = await io.runTask(`evaluate-${round}`, () => timedRound(async () => (attempt === 0 ? (await evaluateTrackables(ids)).more : eachAlone(ids, opts))));
       }
     },
   },
 });
+
+/** Runs one evaluation round, observed in fenceline_evaluation_round_duration_seconds by its outcome. */
+async function timedRound<T>(round: () => Promise<T>): Promise<T> {
+  const end = metrics().evaluationRounds.startTimer();
+  try {
+    const result = await round();
+    end({ outcome: "ok" });
+    return result;
+  } catch (err) {
+    end({ outcome: "error" });
+    throw err;
+  }
+}

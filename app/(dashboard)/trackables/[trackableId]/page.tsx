@@ -11,14 +11,15 @@ import { ConnectDevicePanel } from "@/components/devices/connect-device-panel";
 import { EventTimeline } from "@/components/trackables/event-timeline";
 import { RangePicker } from "@/components/trackables/range-picker";
 import { ExportForm } from "@/components/trackables/export-form";
+import { ImportPanel } from "@/components/trackables/import-panel";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
+import { TrackingToggle } from "@/components/trackables/tracking-toggle";
 import { LiveRefresh } from "@/components/live/live-refresh";
 import { Badge, Card, ScrollTable, Time } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
 import { formatCoord } from "@/lib/dashboard/format";
-import { liveFingerprint } from "@/lib/dashboard/live";
 import { parseTimeRange } from "@/lib/dashboard/time-range";
 import type { Location } from "@/lib/locations/schemas";
 import { MAX_TRACK_POINTS, readTrack } from "@/lib/locations/track";
@@ -40,14 +41,10 @@ type Props = {
 
 const RECENT_ROWS = 20;
 
-// Shared by the metadata and the page (one query per request). The live fingerprint is read before anything the page
-// shows, the trackable itself included (see LiveRefresh).
+// Shared by the metadata and the page (one query per request).
 const loadTrackable = cache(async (trackableId: string) => {
   const { ctx } = await requireSession();
-  return findOr404(trackableId, async (id) => {
-    const since = await liveFingerprint({ ctx, scope: "trackable", trackableId: id.toLowerCase() });
-    return { since, trackable: await getTrackable({ ctx, id }) };
-  });
+  return findOr404(trackableId, async (id) => ({ trackable: await getTrackable({ ctx, id }) }));
 });
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -58,7 +55,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function TrackablePage({ params, searchParams }: Props) {
   const { ctx } = await requireSession();
   const { trackableId } = await params;
-  const { trackable, since } = await loadTrackable(trackableId);
+  const { trackable } = await loadTrackable(trackableId);
   const now = new Date();
   const range = parseTimeRange(await searchParams, now);
   const [track, statuses, shareLinks, deviceTokens, inside, events, fences, transitions] = await whileItExists(
@@ -98,6 +95,11 @@ export default async function TrackablePage({ params, searchParams }: Props) {
             <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2">
               <Badge data-testid="trackable-type">{trackable.type}</Badge>
               <StatusIndicator status={status.status} />
+              {trackable.tracking === "paused" ? (
+                <Badge color="yellow" data-testid="tracking-paused">
+                  Tracking paused
+                </Badge>
+              ) : null}
               <span className="text-sm text-slate-600">
                 {status.lastSeenAt ? (
                   <>
@@ -116,7 +118,8 @@ export default async function TrackablePage({ params, searchParams }: Props) {
             </div>
           </div>
           <div className="flex shrink-0 gap-2">
-            <LiveRefresh scope="trackable" trackableId={trackable.id} since={since} />
+            <LiveRefresh scope="trackable" trackableId={trackable.id} />
+            <TrackingToggle id={trackable.id} tracking={trackable.tracking} />
             <TrackableFormDialog mode="edit" trackable={{ id: trackable.id, name: trackable.name, type: trackable.type }} />
             <DeleteTrackableButton id={trackable.id} name={trackable.name} redirectTo="/trackables" size="md" />
           </div>
@@ -207,6 +210,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               </div>
             </Card>
           )}
+          <ImportPanel trackableId={trackable.id} />
         </div>
         <div className="min-w-0 space-y-6">
           {latest ? (

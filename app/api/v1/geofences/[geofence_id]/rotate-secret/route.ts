@@ -2,7 +2,7 @@
 import { parseBody } from "@/lib/http/body";
 import { json, route, withApiKey } from "@/lib/http/handler";
 import { pathId } from "@/lib/http/params";
-import { rotateGeofenceSecret } from "@/lib/webhooks/rotation";
+import { rotateSecret } from "@/lib/webhooks/rotation";
 import { RotateSecretInput } from "@/lib/webhooks/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     async ({ req, ctx, params }) => {
       const id = pathId(params, "geofence_id", "Geofence");
       const input = await parseBody(req, RotateSecretInput, { emptyAsObject: true });
-      return json(await rotateGeofenceSecret({ ctx, id, input }));
+      return json(await rotateSecret({ ctx, target: { geofenceId: id }, input }));
     },
     { requiredPlan: "enterprise" },
   ),

@@ -2,7 +2,7 @@
 import { parseBody } from "@/lib/http/body";
 import { json, route, withApiKey } from "@/lib/http/handler";
 import { pathId } from "@/lib/http/params";
-import { rotateWebhookSecret } from "@/lib/webhooks/rotation";
+import { rotateSecret } from "@/lib/webhooks/rotation";
 import { RotateSecretInput } from "@/lib/webhooks/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     async ({ req, ctx, params }) => {
       const id = pathId(params, "webhookId", "Webhook");
       const input = await parseBody(req, RotateSecretInput, { emptyAsObject: true });
-      return json(await rotateWebhookSecret({ ctx, id, input }));
+      return json(await rotateSecret({ ctx, target: { webhookId: id }, input }));
     },
     { requiredPlan: "enterprise" },
   ),

@@ -1,0 +1,115 @@
+"use client";
+// Import a history file into the trackable: the file goes to the dashboard's import route (the same verb as
+// POST /api/v1/trackables/{id}/imports), and while it uploads the trackable's newest import is polled for its counts.
+import { useRouter } from "next/navigation";
+import { useRef, useState, type FormEvent } from "react";
+import { Alert, Button, Card, inputClass } from "@/components/ui";
+import type { Import } from "@/lib/imports/schemas";
+
+const ACCEPT = ".gpx,.geojson,.json,.csv,.rec,application/gpx+xml,application/geo+json,application/json,text/csv";
+const POLL_MS = 1000;
+
+export function ImportPanel({ trackableId }: { trackableId: string }) {
+  const router = useRouter();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [running, setRunning] = useState(false);
+  const [progress, setProgress] = useState<Import | null>(null);
+  const [result, setResult] = useState<Import | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const base = `/api/internal/trackables/${trackableId}/imports`;
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const file = fileRef.current?.files?.[0];
+    if (!file) {
+      setError("Choose a file to import.");
+      return;
+    }
+    setError(null);
+    setResult(null);
+    setProgress(null);
+    setRunning(true);
+    const startedAt = Date.now();
+    const poll = setInterval(async () => {
+      const res = await fetch(base, { cache: "no-store" }).catch(() => null);
+      const latest = res?.ok ? ((await res.json()) as { data: Import | null }).data : null;
+      if (latest && Date.parse(latest.createdAt) >= startedAt - 60_000 && latest.status === "running") setProgress(latest);
+    }, POLL_MS);
+    try {
+      const body = new FormData();
+      body.append("file", file, file.name);
+      const res = await fetch(base, { method: "POST", body });
+      const json = await res.json();
+      if (!res.ok) setError(json?.error?.message ?? `The import failed (HTTP ${res.status}).`);
+      else {
+        setResult(json as Import);
+        router.refresh();
+      }
+    } catch {
+      setError("The upload was interrupted. Try again.");
+    } finally {
+      clearInterval(poll);
+      setRunning(false);
+      setProgress(null);
+    }
+  }
+
+  return (
+    <Card aria-labelledby="import-heading" className="p-4 sm:p-5">
+      <h2 id="import-heading" className="text-base font-semibold text-slate-900">
+        Import history
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        GPX, GeoJSON, CSV (as the download writes it), an OwnTracks Recorder .rec file or Google Takeout&apos;s Records.json, up to
+        512 MB. Positions already stored are skipped; imported history raises no geofence events.
+      </p>
+      <form onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-2" aria-label="Import a history file">
+        <label className="min-w-0 text-xs font-medium text-slate-700">
+          File
+          <input ref={fileRef} type="file" name="file" accept={ACCEPT} className={`${inputClass} mt-1 block w-full max-w-xs py-1.5`} />
+        </label>
+        <Button type="submit" variant="secondary" disabled={running}>
+          {running ? "Importing…" : "Import"}
+        </Button>
+      </form>
+      <div aria-live="polite" className="mt-3 space-y-2">
+        {running ? (
+          <p className="text-sm text-slate-700" data-testid="import-progress">
+            {progress
+              ? `Reading the file: ${progress.processed.toLocaleString("en")} records, ${progress.stored.toLocaleString("en")} stored so far…`
+              : "Uploading the file…"}
+          </p>
+        ) : null}
+        {error ? <Alert>{error}</Alert> : null}
+        {result ? <ImportResult result={result} /> : null}
+      </div>
+    </Card>
+  );
+}
+
+function ImportResult({ result }: { result: Import }) {
+  const summary =
+    `${result.stored.toLocaleString("en")} of ${result.processed.toLocaleString("en")} positions stored` +
+    (result.skipped > 0 ? `, ${result.skipped.toLocaleString("en")} skipped (invalid or already stored)` : "") +
+    ".";
+  return (
+    <div data-testid="import-result">
+      <Alert tone={result.status === "completed" ? "success" : "error"}>
+        {result.status === "completed" ? `Imported: ${summary}` : `The file could not be read to its end: ${summary}`}
+      </Alert>
+      {result.errors.length > 0 ? (
+        <>
+          <h3 className="mt-3 text-sm font-medium text-slate-900">Problems{result.errors.length >= 20 ? " (the first 20)" : ""}</h3>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm break-words text-slate-700">
+            {result.errors.map((e, i) => (
+              <li key={i}>
+                {e.line !== undefined ? `Line ${e.line}: ` : e.index !== undefined ? `Record ${e.index + 1}: ` : ""}
+                {e.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </div>
+  );
+}

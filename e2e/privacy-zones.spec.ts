@@ -1,0 +1,69 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { apiClient, createApiKey } from "./support/api";
+import { shot } from "./support/screens";
+
+// The privacy zones page: add a zone with the form, see it listed and drawn on the map in its own style, edit it,
+// delete it; axe finds no serious violation and nothing scrolls sideways at a phone's 390 px.
+const uniq = (base: string) => `${base} ${Date.now().toString(36).slice(-5)}`;
+
+async function expectAccessible(page: Page, width: number) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  expect(bad, bad.join("\n")).toEqual([]);
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scroll).toBeLessThanOrEqual(width);
+}
+
+test("add, draw, edit and delete a privacy zone", async ({ page }) => {
+  const name = uniq("Home");
+  await page.goto("/privacy-zones");
+  await expect(page.getByRole("heading", { name: "Privacy zones", exact: true })).toBeVisible();
+
+  const form = page.getByRole("form", { name: "New privacy zone" });
+  await form.getByLabel("Radius (m)").fill("20");
+  await form.getByRole("button", { name: "Add zone" }).click();
+  await expect(form.getByText(/Radius/).and(page.getByRole("alert")).first()).toBeVisible();
+
+  await form.getByLabel("Name").fill(name);
+  await form.getByLabel("Latitude").fill("52.52");
+  await form.getByLabel("Longitude").fill("13.405");
+  await form.getByLabel("Radius (m)").fill("250");
+  await form.getByLabel("Mode").selectOption("blur");
+  await form.getByRole("button", { name: "Add zone" }).click();
+
+  const row = page.getByTestId("privacy-zone").filter({ hasText: name });
+  await expect(row).toContainText("250 m");
+  await expect(row).toContainText("blur");
+  await expect(page.locator("path.fl-privacy-zone").first()).toBeVisible();
+  await expectAccessible(page, 1280);
+  await shot(page, "privacy-zones-1280");
+
+  await row.getByRole("button", { name: `Edit ${name}` }).click();
+  const edit = page.getByRole("form", { name: `Edit ${name}` });
+  await edit.getByLabel("Radius (m)").fill("400");
+  await edit.getByRole("button", { name: "Save zone" }).click();
+  await expect(row).toContainText("400 m");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(row).toBeVisible();
+  await expectAccessible(page, 390);
+  await shot(page, "privacy-zones-390");
+
+  await row.getByRole("button", { name: `Delete ${name}` }).click();
+  await expect(row).toHaveCount(0);
+});
+
+test("pause and resume a trackable's tracking from its page; posts while paused are not stored", async ({ page, request }) => {
+  const api = apiClient(request, await createApiKey(page, uniq("tracking toggle")));
+  const trackable = (await api.post("/trackables", { name: uniq("Bike") })).body as { id: string };
+  await page.goto(`/trackables/${trackable.id}`);
+  await page.getByRole("button", { name: "Pause tracking" }).click();
+  await expect(page.getByTestId("tracking-paused")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Resume tracking" })).toHaveAttribute("aria-pressed", "true");
+  expect((await api.post(`/trackables/${trackable.id}/locations`, { latitude: 1, longitude: 1 })).body).toEqual({ data: [] });
+  await page.getByRole("button", { name: "Resume tracking" }).click();
+  await expect(page.getByTestId("tracking-paused")).toHaveCount(0);
+  expect((await api.get(`/trackables/${trackable.id}`)).body.tracking).toBe("active");
+});

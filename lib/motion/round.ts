@@ -1,0 +1,305 @@
+import type { Tx } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { epochMs as ms, queryRows } from "@/lib/db/rows";
+import type { ProducedEvent } from "@/lib/events/produced";
+import { beaconOf, locationOf } from "@/lib/events/payloads";
+import { accountFences, appliesTo, candidatesFromCache, type AccountFences } from "@/lib/geofences/fence-cache";
+import { containsPoint } from "@/lib/geofences/shapes";
+import type { Owner } from "@/lib/geofences/round-state";
+import { speedExceededPayload, tripPayload } from "./payloads";
+import { DEFAULT_MOTION_ACCURACY, motionSettings, segment, usableFixes, type Fix, type MotionSettingsInput, type StopState, type TripSegment } from "./segment";
+import { serializeTrip } from "./serialize";
+import { lowerLimit, speedEpisodes, type AppliedLimit } from "./speed";
+
+// Motion's part of an evaluation round, in the round's transaction and under its locks on the trackables: finds each
+// trackable's fixes stored since motion last looked (by id, which is insertion order, so a late fix counts too),
+// recomputes the trips and stops of the window from the last stop before the earliest of them (segment.ts resumes
+// from that stop exactly), replaces the stored ones of the window, and produces trip.started, trip.ended and
+// speed.exceeded once each: a trip that a recompute keeps keeps its id and its sent flags, and an episode its key.
+
+/**
+ * Ids are made by the app servers and commit in any order within a short while: the watermark trails the newest id
+ * seen by this long, so a fix committed late with a slightly older id is still found (recomputing is idempotent).
+ */
+const WATERMARK_TRAIL_MS = 10_000;
+
+// One row per trackable: its motion settings and the earliest timestamp and newest id of the fixes stored since its
+// watermark (null when none). The id range is read from the primary key: the inserts since the last round.
+const NEW_FIXES = `select s.trackable_id as "trackableId", t.motion, ${ms("n.earliest")} as "earliestMs", n.newest
+  from trackable_states s
+  join trackables t on t.id = s.trackable_id
+  cross join lateral (
+    select min(l.timestamp) as earliest, max(l.id::text) as newest from locations l
+    where l.trackable_id = s.trackable_id and l.id > coalesce(s.motion_seen_id, '00000000-0000-0000-0000-000000000000'::uuid)) n
+  where s.trackable_id = any($1::uuid[])`;
+
+// Each window, one row per trackable: the last stop confirmed before the earliest new fix (none: from the first fix),
+// the fixes from its anchor on, and the trips and speed episodes stored from there (what the recompute replaces).
+const WINDOWS = `select v.id as "trackableId", ${ms("s.started_at")} as "stopStartedMs", s.latitude, s.longitude, ${ms("s.anchor_at")} as "anchorMs",
+    (select json_agg(json_build_array(l.id, l.latitude, l.longitude, l.accuracy, l.speed, ${ms("l.timestamp")}) order by l.timestamp, l.id)
+      from locations l where l.trackable_id = v.id and l.timestamp >= coalesce(s.anchor_at, '-infinity'::timestamptz)) as fixes,
+    (select json_agg(json_build_array(p.id, ${ms("p.started_at")}, ${ms("coalesce(p.ended_at, p.last_fix_at)")}, p.started_sent, p.ended_sent) order by p.started_at)
+      from trips p where p.trackable_id = v.id and p.started_at >= coalesce(s.anchor_at, '-infinity'::timestamptz)) as trips,
+    (select json_agg(${ms("e.started_at")})
+      from speed_episodes e where e.trackable_id = v.id and e.started_at >= coalesce(s.anchor_at, '-infinity'::timestamptz)) as episodes
+  from unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, earliest)
+  left join lateral (
+    select started_at, latitude, longitude, anchor_at from stops
+    where trackable_id = v.id and anchor_at < v.earliest order by anchor_at desc limit 1) s on true`;
+
+const DELETE_TRIPS = `delete from trips p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
+  where p.trackable_id = v.id and p.started_at >= v.since`;
+const DELETE_STOPS = `delete from stops p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
+  where p.trackable_id = v.id and p.started_at >= v.since`;
+const SAVE_WATERMARKS = `update trackable_states s set motion_seen_id = v.seen
+  from unnest($1::uuid[], $2::uuid[]) as v(id, seen) where s.trackable_id = v.id`;
+
+type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; earliestMs: number | null; newest: string | null };
+type WindowRow = {
+  trackableId: string;
+  stopStartedMs: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  anchorMs: number | null;
+  fixes: Array<[id: string, latitude: number, longitude: number, accuracy: number | null, speed: number | null, timestampMs: number]> | null;
+  trips: Array<[id: string, startedMs: number, endMs: number, startedSent: boolean, endedSent: boolean]> | null;
+  episodes: number[] | null;
+};
+
+/** What motion adds to a round: its events per trackable, each trackable's trips (to tag the round's other events), and its writes. */
+export interface MotionRound {
+  events: Map<string, ProducedEvent[]>;
+  /** The trip containing a moment, of the trips this round computed for the trackable. */
+  tripAt(trackableId: string, at: Date): string | null;
+  writes: Promise<unknown>[];
+}
+
+/** A UUID below every UUIDv7 made at or after `msecs` (the watermark's form). */
+function idAt(msecs: number): string {
+  const hex = Math.max(0, Math.floor(msecs)).toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
+const msOfId = (id: string): number => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+
+/** The trackable's accuracy limit for motion: the strictest maxAccuracy of the geofences that apply to it, else 100 m. */
+function accuracyLimit(af: AccountFences, trackableId: string): number {
+  let limit: number | null = null;
+  af.fences.forEach((f, i) => {
+    if (f.maxAccuracy !== null && appliesTo(af, i, trackableId) && (limit === null || f.maxAccuracy < limit)) limit = f.maxAccuracy;
+  });
+  return limit ?? DEFAULT_MOTION_ACCURACY;
+}
+
+/** The geofences (that apply to the trackable) containing each point. */
+function containing(af: AccountFences, trackableId: string, points: readonly { latitude: number; longitude: number }[]): string[][] {
+  if (af.fences.length === 0 || points.length === 0) return points.map(() => []);
+  return candidatesFromCache(af, trackableId, points).map((list, i) => list.filter((f) => containsPoint(f, points[i]!)).map((f) => f.id));
+}
+
+/**
+ * Motion for the round's trackables (see the module comment). Reads with two statements (the second only when some
+ * trackable has new fixes); the writes are issued, not awaited: the round awaits them with its own.
+ */
+export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise<MotionRound> {
+  const events = new Map<string, ProducedEvent[]>();
+  const tripsOf = new Map<string, { id: string; from: number; to: number }[]>();
+  const round: MotionRound = {
+    events,
+    writes: [],
+    tripAt(trackableId, at) {
+      const t = at.getTime();
+      // From just after its start (the stop's last fix belongs to the stop) to its end.
+      return tripsOf.get(trackableId)?.find((p) => t > p.from && t <= p.to)?.id ?? null;
+    },
+  };
+  if (trackables.length === 0) return round;
+  const fresh = (await queryRows<NewFixesRow>(tx, NEW_FIXES, [trackables.map((t) => t.id)])).filter((r) => r.earliestMs !== null && r.newest !== null);
+  if (fresh.length === 0) return round;
+  const byId = new Map(trackables.map((t) => [t.id, t]));
+  const rowOf = new Map(fresh.map((r) => [r.trackableId, r]));
+  const windows = await queryRows<WindowRow>(tx, WINDOWS, [fresh.map((r) => r.trackableId), fresh.map((r) => new Date(r.earliestMs!).toISOString())]);
+
+  const tripRows: unknown[][] = [];
+  const stopRows: unknown[][] = [];
+  const episodeRows: [string, string][] = [];
+  const deleteTrips: [string, string][] = [];
+  const deleteStops: [string, string][] = [];
+  for (const w of windows) {
+    const t = byId.get(w.trackableId)!;
+    const settings = motionSettings(rowOf.get(w.trackableId)!.motion);
+    const af = await accountFences(tx, t.accountId, t.geofencesVersion);
+    const raw: Fix[] = (w.fixes ?? []).map(([id, latitude, longitude, accuracy, speed, timeMs]) => ({ id, latitude, longitude, accuracy, speed, time: timeMs }));
+    const fixes = usableFixes(raw, accuracyLimit(af, t.id));
+    if (fixes.length === 0) continue;
+    const resume: StopState | undefined =
+      w.anchorMs !== null ? { startedAt: w.stopStartedMs!, latitude: w.latitude!, longitude: w.longitude! } : undefined;
+    const { trips, stops } = segment(fixes, settings, resume);
+    const since = new Date(w.anchorMs ?? -62135596800000).toISOString();
+    deleteTrips.push([t.id, since]);
+    deleteStops.push([t.id, new Date(w.stopStartedMs ?? -62135596800000).toISOString()]);
+
+    // Trips the recompute keeps (overlapping a stored one, in order) keep its id and what was sent for it.
+    const stored = (w.trips ?? []).map(([id, from, to, startedSent, endedSent]) => ({ id, from, to, startedSent, endedSent, used: false }));
+    const beacon = beaconOf(t);
+    const list: ProducedEvent[] = [];
+    const kept: { id: string; from: number; to: number }[] = [];
+    for (const trip of trips) {
+      const to = trip.endedAt ?? trip.lastFixTime;
+      const match = stored.find((s) => !s.used && s.from <= to && trip.startedAt <= s.to);
+      if (match) match.used = true;
+      const id = match?.id ?? newId();
+      let startedSent = match?.startedSent ?? false;
+      let endedSent = match?.endedSent ?? false;
+      const body = serializeTrip(tripRecord(id, t, trip));
+      if (!startedSent) {
+        startedSent = true;
+        const at = new Date(trip.startedAt);
+        list.push({ type: "trip.started", trackableId: t.id, occurredAt: at, tripId: id, location: point(trip.start, at), payload: tripPayload("trip.started", beacon, at.toISOString(), body) });
+      }
+      if (trip.status === "completed" && !endedSent) {
+        endedSent = true;
+        const at = new Date(trip.endedAt!);
+        list.push({ type: "trip.ended", trackableId: t.id, occurredAt: at, tripId: id, location: point(trip.end!, at), payload: tripPayload("trip.ended", beacon, at.toISOString(), body) });
+      }
+      kept.push({ id, from: trip.startedAt, to });
+      tripRows.push(tripRow(id, t, trip, startedSent, endedSent));
+    }
+    tripsOf.set(t.id, kept);
+
+    const fences = containing(af, t.id, stops);
+    stops.forEach((s, i) =>
+      stopRows.push([newId(), t.accountId, t.id, iso(s.startedAt), s.endedAt === null ? null : iso(s.endedAt), s.latitude, s.longitude, s.duration, iso(s.anchorAt), `{${fences[i]!.join(",")}}`]),
+    );
+
+    if (settings.speedLimit !== null || af.speedLimits.size > 0) {
+      const inside = af.speedLimits.size > 0 ? containing(af, t.id, fixes) : null;
+      const limits = new Map<Fix, AppliedLimit | null>(
+        fixes.map((f, i) => [f, lowerLimit(settings.speedLimit, (inside?.[i] ?? []).map((id) => ({ id, speedLimit: af.speedLimits.get(id) ?? null })))]),
+      );
+      const sent = new Set(w.episodes ?? []);
+      for (const e of speedEpisodes(fixes, settings.speedMinDuration, (f) => limits.get(f) ?? null)) {
+        if (sent.has(e.startedAt)) continue;
+        const at = new Date(e.fix.time);
+        const location = locationOf({ ...e.fix, timestamp: at });
+        episodeRows.push([t.id, iso(e.startedAt)]);
+        list.push({
+          type: "speed.exceeded",
+          trackableId: t.id,
+          geofenceId: e.geofenceId,
+          occurredAt: at,
+          location,
+          tripId: round.tripAt(t.id, at),
+          payload: speedExceededPayload(beacon, location, { value: e.value, limit: e.limit, geofenceId: e.geofenceId }),
+        });
+      }
+    }
+    list.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
+    events.set(t.id, list);
+  }
+
+  const column = <T>(rows: readonly T[][], i: number) => rows.map((r) => r[i]);
+  // Every value travels as text and is cast in SQL (as lib/db/bulk does): one statement text for any row count.
+  const text = (rows: readonly unknown[][], i: number) => rows.map((r) => (r[i] === null ? null : String(r[i])));
+  const watermarks = fresh.map((r) => [r.trackableId, idAt(msOfId(r.newest!) - WATERMARK_TRAIL_MS)]);
+  // Issued in this order on the transaction's connection: the window's old rows go before the new ones come in.
+  round.writes.push(
+    queryRows(tx, DELETE_TRIPS, [column(deleteTrips, 0), column(deleteTrips, 1)]),
+    queryRows(tx, DELETE_STOPS, [column(deleteStops, 0), column(deleteStops, 1)]),
+    queryRows(tx, SAVE_WATERMARKS, [column(watermarks, 0), column(watermarks, 1)]),
+  );
+  if (tripRows.length > 0) round.writes.push(queryRows(tx, INSERT_TRIPS, TRIP_COLUMNS.map((_, i) => text(tripRows, i))));
+  if (stopRows.length > 0) round.writes.push(queryRows(tx, INSERT_STOPS, STOP_COLUMNS.map((_, i) => text(stopRows, i))));
+  if (episodeRows.length > 0) {
+    round.writes.push(
+      queryRows(tx, `insert into speed_episodes (trackable_id, started_at) select * from unnest($1::uuid[], $2::text[]::timestamptz[]) on conflict do nothing`, [
+        column(episodeRows, 0),
+        column(episodeRows, 1),
+      ]),
+    );
+  }
+  // Awaited by the round with its other writes; handled here too, so a failure is not unhandled meanwhile.
+  for (const w of round.writes) w.catch(() => undefined);
+  return round;
+}
+
+const iso = (msecs: number) => new Date(msecs).toISOString();
+const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latitude: p.latitude, longitude: p.longitude, accuracy: null, timestamp: at.toISOString() });
+
+const TRIP_COLUMNS = [
+  ["id", "uuid"],
+  ["account_id", "uuid"],
+  ["trackable_id", "uuid"],
+  ["status", "text"],
+  ["started_at", "timestamptz"],
+  ["ended_at", "timestamptz"],
+  ["start_latitude", "float8"],
+  ["start_longitude", "float8"],
+  ["end_latitude", "float8"],
+  ["end_longitude", "float8"],
+  ["distance", "float8"],
+  ["duration", "float8"],
+  ["max_speed", "float8"],
+  ["point_count", "int4"],
+  ["last_fix_at", "timestamptz"],
+  ["started_sent", "bool"],
+  ["ended_sent", "bool"],
+] as const;
+const STOP_COLUMNS = [
+  ["id", "uuid"],
+  ["account_id", "uuid"],
+  ["trackable_id", "uuid"],
+  ["started_at", "timestamptz"],
+  ["ended_at", "timestamptz"],
+  ["latitude", "float8"],
+  ["longitude", "float8"],
+  ["duration", "float8"],
+  ["anchor_at", "timestamptz"],
+  ["geofence_ids", "text"],
+] as const;
+const insertOf = (table: string, columns: ReadonlyArray<readonly [string, string]>, casts: Record<string, string> = {}) =>
+  `insert into ${table} (${columns.map(([c]) => c).join(", ")}) select ${columns.map(([c]) => casts[c] ?? c).join(", ")} from unnest(${columns
+    .map(([, type], i) => `$${i + 1}::text[]::${type}[]`)
+    .join(", ")}) as v(${columns.map(([c]) => c).join(", ")})`;
+const INSERT_TRIPS = insertOf("trips", TRIP_COLUMNS);
+const INSERT_STOPS = insertOf("stops", STOP_COLUMNS, { geofence_ids: "geofence_ids::uuid[]" });
+
+/** A computed trip as the stored row's fields that serializeTrip reads. */
+export function tripRecord(id: string, t: Pick<Owner, "id">, trip: TripSegment) {
+  return {
+    id,
+    trackableId: t.id,
+    status: trip.status,
+    startedAt: new Date(trip.startedAt),
+    endedAt: trip.endedAt === null ? null : new Date(trip.endedAt),
+    startLatitude: trip.start.latitude,
+    startLongitude: trip.start.longitude,
+    endLatitude: trip.end?.latitude ?? null,
+    endLongitude: trip.end?.longitude ?? null,
+    distance: trip.distance,
+    duration: trip.duration,
+    maxSpeed: trip.maxSpeed,
+    pointCount: trip.pointCount,
+  };
+}
+
+function tripRow(id: string, t: Pick<Owner, "id" | "accountId">, trip: TripSegment, startedSent: boolean, endedSent: boolean): unknown[] {
+  return [
+    id,
+    t.accountId,
+    t.id,
+    trip.status,
+    iso(trip.startedAt),
+    trip.endedAt === null ? null : iso(trip.endedAt),
+    trip.start.latitude,
+    trip.start.longitude,
+    trip.end?.latitude ?? null,
+    trip.end?.longitude ?? null,
+    trip.distance,
+    trip.duration,
+    trip.maxSpeed,
+    trip.pointCount,
+    iso(trip.lastFixTime),
+    startedSent,
+    endedSent,
+  ];
+}

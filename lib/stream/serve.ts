@@ -1,0 +1,163 @@
+import { log } from "@/lib/log/logger";
+import { env } from "@/lib/config/env";
+import type { Ctx } from "@/lib/context";
+import type { RequestLike } from "@/lib/http/body";
+import { validationError } from "@/lib/http/errors";
+import { bearer, errorResponse, toErrorResponse, withApiKey } from "@/lib/http/handler";
+import { subscribe, type Frame } from "./bus";
+import { openStreams as open, type OpenStream } from "./open";
+import { StreamQuery } from "./schemas";
+import { authorizeStreamToken, filterOf, matches, replay, resumePoint } from "./stream";
+import { STREAM_TOKEN_PREFIX } from "./tokens";
+
+/** A reader that lets this much pile up unread is disconnected (it resumes with Last-Event-ID). */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+
+/**
+ * The credentials of a stream request: a stream token (?access_token= or as Bearer), else the API key through the
+ * one wrapper every /api/v1 route uses (its 401s, rate limit and headers). An error comes back as its Response.
+ */
+async function authorize(req: RequestLike, query: StreamQuery): Promise<{ keyId: string; ctx: Ctx } | Response> {
+  const presented = bearer(req);
+  const token = query.access_token ?? (presented?.startsWith(STREAM_TOKEN_PREFIX) ? presented : undefined);
+  if (token) {
+    try {
+      return await authorizeStreamToken(token);
+    } catch (err) {
+      return toErrorResponse(err, req);
+    }
+  }
+  let opened: { keyId: string; ctx: Ctx } | null = null;
+  const reply = await withApiKey<RequestLike>(async ({ ctx, keyId }) => {
+    opened = { keyId, ctx };
+    return new Response(null, { status: 204 });
+  })(req, { params: Promise.resolve({}) });
+  return opened ?? reply;
+}
+
+/** Where a stream's text goes: the Node response (the app server) or a web ReadableStream (a Next.js route). */
+export interface SseSink {
+  /** Writes the text; returns how many bytes are now buffered for the client, unread. */
+  write(text: string): number;
+  /** Finishes the reply. */
+  end(): void;
+  /** Drops the connection (a reader too far behind). */
+  destroy(): void;
+}
+
+/** A stream ready to send: its reply headers, and `start`, which begins writing to the sink until `finish`. */
+export interface PreparedStream {
+  headers: Record<string, string>;
+  start(sink: SseSink): { finish(): void };
+}
+
+export const SSE_HEADERS: Record<string, string> = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-store, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
+const frameText = (f: Frame, cursor: string | null) => `${cursor ? `id: ${cursor}\n` : ""}event: ${f.type}\ndata: ${f.data}\n\n`;
+
+/**
+ * GET /api/v1/stream: the checks (filters, credentials, resume cursor, the per-key limit) answer with an error
+ * Response; otherwise the stream, registered as open (its place under the limit taken), to be started on a sink.
+ * Live frames are listened to before the replay starts and held meanwhile; once the replay is sent they follow, less
+ * those the replay already sent: no gap and no duplicate across the switch.
+ */
+export async function prepareStream(like: RequestLike): Promise<Response | PreparedStream> {
+  const parsed = StreamQuery.safeParse(Object.fromEntries(new URL(like.url).searchParams));
+  if (!parsed.success) return toErrorResponse(validationError(parsed.error, "query"), like);
+  const query = parsed.data;
+  const auth = await authorize(like, query);
+  if (auth instanceof Response) return auth;
+  const { keyId, ctx } = auth;
+
+  const lastEventId = like.headers.get("last-event-id") || query.after;
+  let afterId: string | null = null;
+  try {
+    if (lastEventId) afterId = await resumePoint({ ctx, cursor: lastEventId });
+  } catch (err) {
+    return toErrorResponse(err, like);
+  }
+  const max = env().STREAM_MAX_PER_KEY;
+  if ([...open()].filter((s) => s.keyId === keyId).length >= max) {
+    return errorResponse("rate_limit_exceeded", `At most ${max} open streams per API key: close one first`, 429, { "Retry-After": "5" });
+  }
+  const filter = filterOf(query);
+  let closed = false;
+  let sink: SseSink | null = null;
+  let release = () => {};
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    release();
+    open().delete(stream);
+    sink?.end();
+  };
+  const stream: OpenStream = { keyId, end: finish };
+  // Taken at once (no await between the count and this): concurrent opens cannot both pass the limit.
+  open().add(stream);
+
+  return {
+    headers: SSE_HEADERS,
+    start(out) {
+      sink = out;
+      // The cursor that resumes after everything sent so far (location.updated frames carry it: they are not replayed).
+      let cursor: string | null = lastEventId ?? null;
+      let held: Frame[] | null = [];
+      const write = (text: string) => {
+        if (closed) return;
+        const buffered = out.write(text);
+        if (buffered > MAX_BUFFERED_BYTES) {
+          log.warn(`[stream] a reader of account ${ctx.account.id} left ${buffered} bytes unread: disconnected`);
+          closed = true;
+          release();
+          open().delete(stream);
+          out.destroy();
+        }
+      };
+      const send = (f: Frame) => {
+        if (f.notice || !matches(filter, f)) return;
+        if (f.cursor) cursor = f.cursor;
+        write(frameText(f, cursor));
+      };
+      write("retry: 2000\n\n");
+      const keepalive = setInterval(() => write(": keepalive\n\n"), env().STREAM_KEEPALIVE_MS);
+      let unsubscribe: (() => void) | null = null;
+      release = () => {
+        clearInterval(keepalive);
+        unsubscribe?.();
+      };
+      void (async () => {
+        unsubscribe = await subscribe(ctx.account.id, (frames) => {
+          if (held) held.push(...frames);
+          else for (const f of frames) send(f);
+        });
+        if (closed) return unsubscribe();
+        const sent = new Set<string>();
+        if (afterId) {
+          for await (const page of replay({ ctx, afterId, filter })) {
+            if (closed) return;
+            for (const f of page) {
+              sent.add(f.eventId!);
+              send(f);
+            }
+          }
+        }
+        const backlog = held;
+        held = null;
+        for (const f of backlog) if (!(f.eventId && sent.has(f.eventId))) send(f);
+      })().catch((err: unknown) => {
+        log.error("[stream] the stream failed", err);
+        if (closed) return;
+        closed = true;
+        release();
+        open().delete(stream);
+        out.destroy();
+      });
+      return { finish };
+    },
+  };
+}
