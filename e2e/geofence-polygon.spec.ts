@@ -2,6 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { haversineMeters } from "../lib/geofences/evaluation";
 import { createGeofenceViaApi, watchConsole } from "./events-support";
 import { apiClient, createApiKey } from "./support/api";
+import { test as freshTest } from "./support/fresh-account";
 import { shot } from "./support/screens";
 
 // Polygons drawn and edited with real mouse clicks, the noise settings, and the geofence page's occupants and events.
@@ -379,10 +380,12 @@ test("drawing a polygon says why a corner or Finish is refused; a clicked corner
   errors.expectNone();
 });
 
-test.describe("on a touch screen", () => {
-  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+// A new, empty account: the map frames the selected fence with its neighbours, and other specs' fences would shrink
+// this one until its corner handles overlap.
+freshTest.describe("on a touch screen", () => {
+  freshTest.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test("the polygon hint names the tap, and a tapped corner is removed with the Remove corner button", async ({ page, request }) => {
+  freshTest("the polygon hint names the tap, and a tapped corner is removed with the Remove corner button", async ({ page, request }) => {
     const errors = watchConsole(page);
     const api = apiClient(request, await createApiKey(page, "polygon on touch"));
     const [lon, lat] = [-5.7 + Math.random() * 0.02, -15.93 + Math.random() * 0.02];

@@ -1,8 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { startCapture } from "../tests/support/capture";
 import { createGeofenceViaApi, watchConsole } from "./events-support";
 import { apiClient, createApiKey } from "./support/api";
+// A new, empty account: the test counts the messages its rules produce, so no other spec's geofence or rule may add one.
+import { expect, test } from "./support/fresh-account";
 import { shot } from "./support/screens";
 import { DESK, PHONE } from "./support/workspace";
 

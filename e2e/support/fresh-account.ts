@@ -2,8 +2,12 @@ import { test as base, expect, type Browser, type BrowserContext, type Page } fr
 import { newUser, type TestUser } from "./user";
 
 /** Signs a new user up (a new, empty account) in a context of its own, without the setup project's session. */
-export async function signUpFresh(browser: Browser, viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; user: TestUser }> {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, ...(viewport ? { viewport } : {}) });
+export async function signUpFresh(
+  browser: Browser,
+  viewport?: { width: number; height: number },
+  device: { isMobile?: boolean; hasTouch?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page; user: TestUser }> {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, ...(viewport ? { viewport } : {}), ...device });
   const page = await context.newPage();
   const user = { ...newUser(), email: `fresh+${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com` };
   await page.goto("/sign-up");
@@ -23,8 +27,8 @@ export type FreshAccount = Awaited<ReturnType<typeof signUpFresh>>;
  * account holds, so the specs sharing the setup project's account cannot change what they see.
  */
 export const test = base.extend<{ freshAccount: FreshAccount }>({
-  freshAccount: async ({ browser, viewport }, use) => {
-    const fresh = await signUpFresh(browser, viewport ?? undefined);
+  freshAccount: async ({ browser, viewport, isMobile, hasTouch }, use) => {
+    const fresh = await signUpFresh(browser, viewport ?? undefined, { isMobile, hasTouch });
     await use(fresh);
     await fresh.context.close();
   },

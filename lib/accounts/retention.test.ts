@@ -62,8 +62,8 @@ describe("applyRetention on the database", () => {
             .values(hours.map((h) => ({ trackableId: t!.id, latitude: 2, longitude: 2, timestamp: new Date(NOW.getTime() + h * HOUR) })))
             .returning();
           const newest = [...rows].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime() || (a.id < b.id ? -1 : 1)).at(-1)!;
-          const cutoff = retentionCutoff(NOW, days);
-          const expected = rows.filter((r) => !locationExpires(r, newest, cutoff)).map((r) => r.id).sort();
+          // Kept: the newest fix, and every one no older than `days` days (the rule, written out, not called).
+          const expected = rows.filter((r) => r === newest || r.timestamp.getTime() >= NOW.getTime() - days * 24 * HOUR).map((r) => r.id).sort();
           await applyRetention({ now: NOW, db, batch });
           const left = await db.select({ id: locations.id }).from(locations).where(eq(locations.trackableId, t!.id));
           expect(left.map((r) => r.id).sort()).toEqual(expected);

@@ -26,7 +26,7 @@ export function isLoopback(address: string): boolean {
 }
 
 /** Reads what lives in the database (queued jobs, connections) into the gauges: once per scrape. */
-async function collectDatabase(): Promise<void> {
+export async function collectDatabase(): Promise<void> {
   const m = metrics();
   const handle = await getDbHandle();
   m.dbPoolMax.reset();
