@@ -13,12 +13,11 @@ import { STREAM_TOKEN_PREFIX } from "./tokens";
 /** A reader that lets this much pile up unread is disconnected (it resumes with Last-Event-ID). */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-
 /**
  * The credentials of a stream request: a stream token (?access_token= or as Bearer), else the API key through the
  * one wrapper every /api/v1 route uses (its 401s, rate limit and headers). An error comes back as its Response.
  */
-async function authorize(req: RequestLike, query: StreamQuery): Promise<{ keyId: string; ctx: Ctx } | Response> {
+async function authorize(req: RequestLike, query: StreamQuery): Promise<{ keyId: string; ctx: Ctx; headers?: Record<string, string> } | Response> {
   const presented = bearer(req);
   const token = query.access_token ?? (presented?.startsWith(STREAM_TOKEN_PREFIX) ? presented : undefined);
   if (token) {
@@ -33,7 +32,13 @@ async function authorize(req: RequestLike, query: StreamQuery): Promise<{ keyId:
     opened = { keyId, ctx };
     return new Response(null, { status: 204 });
   })(req, { params: Promise.resolve({}) });
-  return opened ?? reply;
+  if (!opened) return reply;
+  // The stream's 200 carries the key's rate-limit headers, as every other authenticated reply does.
+  const headers: Record<string, string> = {};
+  reply.headers.forEach((value, name) => {
+    if (name.startsWith("x-ratelimit-")) headers[name] = value;
+  });
+  return { ...(opened as { keyId: string; ctx: Ctx }), headers };
 }
 
 /** Where a stream's text goes: the Node response (the app server) or a web ReadableStream (a Next.js route). */
@@ -72,7 +77,7 @@ export async function prepareStream(like: RequestLike): Promise<Response | Prepa
   const query = parsed.data;
   const auth = await authorize(like, query);
   if (auth instanceof Response) return auth;
-  const { keyId, ctx } = auth;
+  const { keyId, ctx, headers: rateLimitHeaders } = auth;
 
   const lastEventId = like.headers.get("last-event-id") || query.after;
   let afterId: string | null = null;
@@ -101,7 +106,7 @@ export async function prepareStream(like: RequestLike): Promise<Response | Prepa
   open().add(stream);
 
   return {
-    headers: SSE_HEADERS,
+    headers: { ...SSE_HEADERS, ...rateLimitHeaders },
     start(out) {
       sink = out;
       // The cursor that resumes after everything sent so far (location.updated frames carry it: they are not replayed).

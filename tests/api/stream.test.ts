@@ -70,6 +70,8 @@ describe("GET /api/v1/stream", () => {
     const s = await open(a, "", { "Accept-Encoding": "gzip, br" });
     expect(s.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(s.headers.get("content-encoding")).toBeNull();
+    // An authenticated reply: the key's rate-limit headers, as on every other route.
+    for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) expect(s.headers.get(name), name).toMatch(/^\d+$/);
     expect(s.raw.startsWith("retry: 2000\n\n")).toBe(true);
     await post(a, trackable.id, OUTSIDE, 0);
     await post(a, trackable.id, INSIDE, 1);
