@@ -11,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq, inArray, sql } from "drizzle-orm";
+import { v7 } from "uuid";
 import { deleteAccounts } from "@/lib/accounts/accounts";
 import { closeDb, getDbHandle, type Db } from "@/lib/db/client";
 import { accounts, locations, trackableStates, trackables, trips } from "@/lib/db/schema";
@@ -28,12 +29,16 @@ const T0 = Date.now() - 2 * 86_400_000;
 
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] ?? NaN;
 
-/** Fix `i` of the day: parked for 10 minutes (a fix every 30 s), then driving (a fix every 5 s). */
+/**
+ * Fix `i` of the day: parked for 10 minutes (a fix every 30 s), then driving (a fix every 5 s). Its id is made at its
+ * time, as when a device posts each fix as it happens: the round's watermark then trails the newest fix by 10 s of
+ * the drive (a history inserted at once would have every id within the watermark's 10 s, seen again by each round).
+ */
 function fixAt(trackableId: string, i: number) {
   const parked = 21;
   const s = i < parked ? i * 30 : 600 + (i - parked + 1) * 5;
   const north = i < parked ? 0 : (i - parked + 1) * 5 * 15;
-  return { trackableId, latitude: 52.5 + north / M_PER_DEG, longitude: 13.4, accuracy: 8, timestamp: new Date(T0 + s * 1000) };
+  return { id: v7({ msecs: T0 + s * 1000 + 50 }), trackableId, latitude: 52.5 + north / M_PER_DEG, longitude: 13.4, accuracy: 8, timestamp: new Date(T0 + s * 1000) };
 }
 
 async function round(db: Db, owner: Owner) {
