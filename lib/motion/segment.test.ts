@@ -141,6 +141,32 @@ const settings = fc.record({
   speedMinDuration: fc.constant(10),
 });
 
+/**
+ * A track wandering on a grid of quarter-minTripDistance steps within 2·minTripDistance of where it began: its
+ * stopping runs reach back over fixes far from the newest one, the case a resumed trip's kept tail must cover.
+ */
+const hovering = (d: number) =>
+  fc
+    .array(
+      fc.record({
+        dt: fc.integer({ min: 1, max: 90 }),
+        step: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: -7, max: 7 }) }),
+        east: fc.integer({ min: -1, max: 1 }),
+      }),
+      { minLength: 1, maxLength: 120 },
+    )
+    .map((steps) => {
+      let s = 0;
+      let n = 0;
+      return steps.map((st) => {
+        n = Math.max(-8, Math.min(8, n + st.step));
+        return fix((s += st.dt), (n * d) / 4, (st.east * d) / 8);
+      });
+    });
+
+/** Settings with a track: the random tracks, or one hovering at the settings' own scale. */
+const withTrack = settings.chain((cfg) => fc.tuple(fc.constant(cfg), fc.oneof(track, slowTrack, hovering(cfg.minTripDistance))));
+
 describe("segment: properties", () => {
   it("any arrival order or batch split gives the same segments once sorted", () => {
     fc.assert(
@@ -193,7 +219,7 @@ describe("segment: properties", () => {
 
   it("resuming from the stored open segment at arbitrary batch boundaries gives exactly the segments of all fixes at once", () => {
     fc.assert(
-      fc.property(fc.oneof(track, slowTrack), settings, fc.array(fc.integer({ min: 0, max: 150 }), { maxLength: 40 }), (fixes, cfg, cuts) => {
+      fc.property(withTrack, fc.array(fc.integer({ min: 0, max: 150 }), { maxLength: 40 }), ([cfg, fixes], cuts) => {
         const usable = usableFixes(fixes, 100);
         const all = segment(usable, cfg);
         const bounds = [...new Set([0, ...cuts.map((c) => Math.min(c, usable.length)), usable.length])].sort((a, b) => a - b);
@@ -202,7 +228,7 @@ describe("segment: properties", () => {
         const closed: Segmentation = { trips: [], stops: [] };
         let last: Segmentation = { trips: [], stops: [] };
         for (let i = 1; i < bounds.length; i++) {
-          const m = new Segmenter(cfg, stored === null ? null : (JSON.parse(JSON.stringify(stored)) as OpenSegment));
+          const m: Segmenter = new Segmenter(cfg, stored === null ? null : (JSON.parse(JSON.stringify(stored)) as OpenSegment));
           for (const f of usable.slice(bounds[i - 1], bounds[i])) m.push(f);
           last = m.finish();
           closed.trips.push(...last.trips.filter((t) => t.status === "completed"));
@@ -221,6 +247,31 @@ describe("segment: properties", () => {
         expect({ trips: [...closed.trips, ...open.trips], stops: [...closed.stops, ...open.stops] }).toEqual(all);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("segment: resuming after every fix", () => {
+  it("the state after any prefix, through JSON, with the rest of the fixes gives the whole track's open and later segments", () => {
+    fc.assert(
+      fc.property(withTrack, ([cfg, fixes]) => {
+        const usable = usableFixes(fixes, 100);
+        const all = new Segmenter(cfg);
+        for (const f of usable) all.push(f);
+        const expected = all.finish();
+        const prefix = new Segmenter(cfg);
+        for (let i = 0; i < usable.length; i++) {
+          prefix.push(usable[i]!);
+          const closed = prefix.finish();
+          const resumed = new Segmenter(cfg, JSON.parse(JSON.stringify(prefix.state())) as OpenSegment);
+          for (const f of usable.slice(i + 1)) resumed.push(f);
+          const rest = resumed.finish();
+          const trips = [...closed.trips.filter((t) => t.status === "completed"), ...rest.trips];
+          const stops = [...closed.stops.filter((x) => x.endedAt !== null), ...rest.stops];
+          expect({ trips, stops }).toEqual(expected);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

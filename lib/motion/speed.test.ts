@@ -76,7 +76,7 @@ describe("speed episodes", () => {
           let stored: SpeedState | null = null;
           const got: SpeedEpisode[] = [];
           for (let i = 1; i < bounds.length; i++) {
-            const tracker = new SpeedTracker(min, stored === null ? null : (JSON.parse(JSON.stringify(stored)) as SpeedState));
+            const tracker: SpeedTracker = new SpeedTracker(min, stored === null ? null : (JSON.parse(JSON.stringify(stored)) as SpeedState));
             for (const f of fixes.slice(bounds[i - 1], bounds[i])) {
               const e = tracker.push(f, limit());
               if (e) got.push(e);
