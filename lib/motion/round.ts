@@ -110,7 +110,6 @@ function containing(af: AccountFences, trackableId: string, points: readonly { l
 
 /** How one trackable's window is read: resumed from its stored state, or from the last stop before its new fixes. */
 interface Plan {
-  row: NewFixesRow;
   owner: Owner;
   af: AccountFences;
   settings: ReturnType<typeof motionSettings>;
@@ -150,9 +149,14 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     const accuracy = accuracyLimit(af, owner.id);
     const basis = JSON.stringify([settings, accuracy]);
     const resume = row.state !== null && row.state.basis === basis && row.earliestMs! >= row.state.at ? row.state : null;
-    plans.set(row.trackableId, { row, owner, af, settings, accuracy, basis, resume, seen: idAt(msOfId(row.newest!) - WATERMARK_TRAIL_MS) });
+    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, seen: idAt(msOfId(row.newest!) - WATERMARK_TRAIL_MS) });
   }
-  const bound = (pick: (s: MotionState) => number) => fresh.map((r) => (plans.get(r.trackableId)!.resume ? iso(pick(plans.get(r.trackableId)!.resume!)) : null));
+  /** A bound of each resumed window (null for the others: they start at the stop the query finds). */
+  const bound = (pick: (s: MotionState) => number) =>
+    fresh.map((r) => {
+      const resume = plans.get(r.trackableId)!.resume;
+      return resume ? iso(pick(resume)) : null;
+    });
   const windows = await queryRows<WindowRow>(tx, WINDOWS, [
     fresh.map((r) => r.trackableId),
     fresh.map((r) => iso(r.earliestMs!)),
