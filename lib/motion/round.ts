@@ -1,21 +1,27 @@
+import { insertUnnested } from "@/lib/db/bulk";
 import type { Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { epochMs as ms, queryRows } from "@/lib/db/rows";
+import { speedEpisodes as speedEpisodesTable, trips as tripsTable } from "@/lib/db/schema";
 import type { ProducedEvent } from "@/lib/events/produced";
 import { beaconOf, locationOf } from "@/lib/events/payloads";
 import { accountFences, appliesTo, candidatesFromCache, type AccountFences } from "@/lib/geofences/fence-cache";
 import { containsPoint } from "@/lib/geofences/shapes";
 import type { Owner } from "@/lib/geofences/round-state";
 import { speedExceededPayload, tripPayload } from "./payloads";
-import { DEFAULT_MOTION_ACCURACY, motionSettings, segment, usableFixes, type Fix, type MotionSettingsInput, type StopState, type TripSegment } from "./segment";
+import { DEFAULT_MOTION_ACCURACY, motionSettings, Segmenter, usableFixes, type Fix, type MotionSettingsInput, type TripSegment } from "./segment";
 import { serializeTrip } from "./serialize";
-import { lowerLimit, speedEpisodes, type AppliedLimit } from "./speed";
+import { lowerLimit, SpeedTracker, type SpeedEpisode, type SpeedState } from "./speed";
+import type { MotionState } from "./state";
 
 // Motion's part of an evaluation round, in the round's transaction and under its locks on the trackables: finds each
-// trackable's fixes stored since motion last looked (by id, which is insertion order, so a late fix counts too),
-// recomputes the trips and stops of the window from the last stop before the earliest of them (segment.ts resumes
-// from that stop exactly), replaces the stored ones of the window, and produces trip.started, trip.ended and
-// speed.exceeded once each: a trip that a recompute keeps keeps its id and its sent flags, and an episode its key.
+// trackable's fixes stored since motion last looked (by id, which is insertion order, so a late fix counts too) and
+// resumes segmentation from where the last round left it (trackable_states.motion_state: the open trip's measures and
+// recent track), so a round reads the fixes since then and not the whole open trip. A fix older than that point, or
+// changed settings, make the round recompute from the last stop before its earliest new fix instead (segment.ts
+// resumes from a stop exactly). Either way the stored trips and stops from the resume point on are replaced, and
+// trip.started, trip.ended and speed.exceeded go out once each: a trip that a recompute keeps keeps its id and its
+// sent flags, and an episode its key.
 
 /**
  * Ids are made by the app servers and commit in any order within a short while: the watermark trails the newest id
@@ -23,9 +29,11 @@ import { lowerLimit, speedEpisodes, type AppliedLimit } from "./speed";
  */
 const WATERMARK_TRAIL_MS = 10_000;
 
-// One row per trackable: its motion settings and the earliest timestamp and newest id of the fixes stored since its
-// watermark (null when none). The id range is read from the primary key: the inserts since the last round.
-const NEW_FIXES = `select s.trackable_id as "trackableId", t.motion, ${ms("n.earliest")} as "earliestMs", n.newest
+const NEVER = -62135596800000;
+
+// One row per trackable: its motion settings and state, and the earliest timestamp and newest id of the fixes stored
+// since its watermark (null when none). The id range is read from the primary key: the inserts since the last round.
+const NEW_FIXES = `select s.trackable_id as "trackableId", t.motion, s.motion_state as "state", ${ms("n.earliest")} as "earliestMs", n.newest
   from trackable_states s
   join trackables t on t.id = s.trackable_id
   cross join lateral (
@@ -33,28 +41,32 @@ const NEW_FIXES = `select s.trackable_id as "trackableId", t.motion, ${ms("n.ear
     where l.trackable_id = s.trackable_id and l.id > coalesce(s.motion_seen_id, '00000000-0000-0000-0000-000000000000'::uuid)) n
   where s.trackable_id = any($1::uuid[])`;
 
-// Each window, one row per trackable: the last stop confirmed before the earliest new fix (none: from the first fix),
-// the fixes from its anchor on, and the trips and speed episodes stored from there (what the recompute replaces).
+// Each window, one row per trackable: the fixes from its start and the trips and speed episodes stored from there (what
+// the round replaces). A window resumed from the stored state gives its bounds; any other starts at the last stop
+// confirmed before the earliest new fix (none: from the first fix).
 const WINDOWS = `select v.id as "trackableId", ${ms("s.started_at")} as "stopStartedMs", s.latitude, s.longitude, ${ms("s.anchor_at")} as "anchorMs",
     (select json_agg(json_build_array(l.id, l.latitude, l.longitude, l.accuracy, l.speed, ${ms("l.timestamp")}) order by l.timestamp, l.id)
-      from locations l where l.trackable_id = v.id and l.timestamp >= coalesce(s.anchor_at, '-infinity'::timestamptz)) as fixes,
+      from locations l where l.trackable_id = v.id and l.timestamp >= coalesce(v.fixes_from, s.anchor_at, '-infinity'::timestamptz)) as fixes,
     (select json_agg(json_build_array(p.id, ${ms("p.started_at")}, ${ms("coalesce(p.ended_at, p.last_fix_at)")}, p.started_sent, p.ended_sent) order by p.started_at)
-      from trips p where p.trackable_id = v.id and p.started_at >= coalesce(s.anchor_at, '-infinity'::timestamptz)) as trips,
+      from trips p where p.trackable_id = v.id and p.started_at >= coalesce(v.trips_from, s.anchor_at, '-infinity'::timestamptz)) as trips,
     (select json_agg(${ms("e.started_at")})
-      from speed_episodes e where e.trackable_id = v.id and e.started_at >= coalesce(s.anchor_at, '-infinity'::timestamptz)) as episodes
-  from unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, earliest)
+      from speed_episodes e where e.trackable_id = v.id and e.started_at >= coalesce(v.episodes_from, s.anchor_at, '-infinity'::timestamptz)) as episodes
+  from unnest($1::uuid[], $2::text[]::timestamptz[], $3::text[]::timestamptz[], $4::text[]::timestamptz[], $5::text[]::timestamptz[])
+    as v(id, earliest, fixes_from, trips_from, episodes_from)
   left join lateral (
     select started_at, latitude, longitude, anchor_at from stops
-    where trackable_id = v.id and anchor_at < v.earliest order by anchor_at desc limit 1) s on true`;
+    where v.fixes_from is null and trackable_id = v.id and anchor_at < v.earliest order by anchor_at desc limit 1) s on true`;
 
 const DELETE_TRIPS = `delete from trips p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
   where p.trackable_id = v.id and p.started_at >= v.since`;
 const DELETE_STOPS = `delete from stops p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
-  where p.trackable_id = v.id and p.started_at >= v.since`;
-const SAVE_WATERMARKS = `update trackable_states s set motion_seen_id = v.seen
-  from unnest($1::uuid[], $2::uuid[]) as v(id, seen) where s.trackable_id = v.id`;
+  where p.trackable_id = v.id and p.anchor_at >= v.since`;
+// A state of null (SQL) keeps the stored one (the window had no usable fix); JSON null clears it.
+const SAVE_WATERMARKS = `update trackable_states s set motion_seen_id = v.seen,
+    motion_state = case when v.state is null then s.motion_state else nullif(v.state::jsonb, 'null'::jsonb) end
+  from unnest($1::uuid[], $2::uuid[], $3::text[]) as v(id, seen, state) where s.trackable_id = v.id`;
 
-type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; earliestMs: number | null; newest: string | null };
+type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; state: MotionState | null; earliestMs: number | null; newest: string | null };
 type WindowRow = {
   trackableId: string;
   stopStartedMs: number | null;
@@ -96,6 +108,19 @@ function containing(af: AccountFences, trackableId: string, points: readonly { l
   return candidatesFromCache(af, trackableId, points).map((list, i) => list.filter((f) => containsPoint(f, points[i]!)).map((f) => f.id));
 }
 
+/** How one trackable's window is read: resumed from its stored state, or from the last stop before its new fixes. */
+interface Plan {
+  owner: Owner;
+  af: AccountFences;
+  settings: ReturnType<typeof motionSettings>;
+  accuracy: number;
+  basis: string;
+  /** The stored state when every new fix comes at or after its point and the settings are the same. */
+  resume: MotionState | null;
+  /** The watermark this round saves: fixes above it are seen again next round. */
+  seen: string;
+}
+
 /**
  * Motion for the round's trackables (see the module comment). Reads with two statements (the second only when some
  * trackable has new fixes); the writes are issued, not awaited: the round awaits them with its own.
@@ -116,27 +141,85 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
   const fresh = (await queryRows<NewFixesRow>(tx, NEW_FIXES, [trackables.map((t) => t.id)])).filter((r) => r.earliestMs !== null && r.newest !== null);
   if (fresh.length === 0) return round;
   const byId = new Map(trackables.map((t) => [t.id, t]));
-  const rowOf = new Map(fresh.map((r) => [r.trackableId, r]));
-  const windows = await queryRows<WindowRow>(tx, WINDOWS, [fresh.map((r) => r.trackableId), fresh.map((r) => new Date(r.earliestMs!).toISOString())]);
+  const plans = new Map<string, Plan>();
+  for (const row of fresh) {
+    const owner = byId.get(row.trackableId)!;
+    const settings = motionSettings(row.motion);
+    const af = await accountFences(tx, owner.accountId, owner.geofencesVersion);
+    const accuracy = accuracyLimit(af, owner.id);
+    const basis = JSON.stringify([settings, accuracy]);
+    const resume = row.state !== null && row.state.basis === basis && row.earliestMs! >= row.state.at ? row.state : null;
+    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, seen: idAt(msOfId(row.newest!) - WATERMARK_TRAIL_MS) });
+  }
+  /** A bound of each resumed window (null for the others: they start at the stop the query finds). */
+  const bound = (pick: (s: MotionState) => number) =>
+    fresh.map((r) => {
+      const resume = plans.get(r.trackableId)!.resume;
+      return resume ? iso(pick(resume)) : null;
+    });
+  const windows = await queryRows<WindowRow>(tx, WINDOWS, [
+    fresh.map((r) => r.trackableId),
+    fresh.map((r) => iso(r.earliestMs!)),
+    bound((s) => s.at),
+    bound(tripsFrom),
+    bound((s) => Math.min(s.at, s.speed.startedAt ?? s.at)),
+  ]);
 
-  const tripRows: unknown[][] = [];
+  const tripRows: (typeof tripsTable.$inferInsert)[] = [];
   const stopRows: unknown[][] = [];
-  const episodeRows: [string, string][] = [];
+  const episodeRows: (typeof speedEpisodesTable.$inferInsert)[] = [];
   const deleteTrips: [string, string][] = [];
   const deleteStops: [string, string][] = [];
+  const states = new Map<string, MotionState | null>();
   for (const w of windows) {
-    const t = byId.get(w.trackableId)!;
-    const settings = motionSettings(rowOf.get(w.trackableId)!.motion);
-    const af = await accountFences(tx, t.accountId, t.geofencesVersion);
+    const { owner: t, af, settings, accuracy, basis, resume, seen } = plans.get(w.trackableId)!;
     const raw: Fix[] = (w.fixes ?? []).map(([id, latitude, longitude, accuracy, speed, timeMs]) => ({ id, latitude, longitude, accuracy, speed, time: timeMs }));
-    const fixes = usableFixes(raw, accuracyLimit(af, t.id));
+    const fixes = usableFixes(raw, accuracy);
     if (fixes.length === 0) continue;
-    const resume: StopState | undefined =
-      w.anchorMs !== null ? { startedAt: w.stopStartedMs!, latitude: w.latitude!, longitude: w.longitude! } : undefined;
-    const { trips, stops } = segment(fixes, settings, resume);
-    const since = new Date(w.anchorMs ?? -62135596800000).toISOString();
-    deleteTrips.push([t.id, since]);
-    deleteStops.push([t.id, new Date(w.stopStartedMs ?? -62135596800000).toISOString()]);
+
+    // Segmentation and the speed rule from the stored state, or from the window's first fix (a stored stop's
+    // confirming fix, or the trackable's first fix).
+    let seg: Segmenter;
+    let speedFrom: SpeedState | null = null;
+    let skip = 0;
+    if (resume) {
+      seg = new Segmenter(settings, resume.open);
+      speedFrom = resume.speed;
+      deleteTrips.push([t.id, iso(tripsFrom(resume))]);
+      deleteStops.push([t.id, iso(resume.open.kind === "stop" ? resume.open.anchorAt : resume.at)]);
+    } else {
+      const first = fixes[0]!;
+      seg = new Segmenter(
+        settings,
+        w.anchorMs === null ? null : { kind: "stop", startedAt: w.stopStartedMs!, anchor: { latitude: w.latitude!, longitude: w.longitude! }, anchorAt: first.time, last: first },
+      );
+      skip = w.anchorMs === null ? 0 : 1;
+      deleteTrips.push([t.id, iso(w.anchorMs ?? NEVER)]);
+      deleteStops.push([t.id, iso(w.anchorMs ?? NEVER)]);
+    }
+    const limited = settings.speedLimit !== null || af.speedLimits.size > 0;
+    const inside = limited && af.speedLimits.size > 0 ? containing(af, t.id, fixes) : null;
+    const speed = new SpeedTracker(settings.speedMinDuration, speedFrom);
+
+    // The state saved for the next round stands before the fixes it will see again (ids above this round's watermark):
+    // everything before them is taken in for good.
+    let nextAt = Infinity;
+    for (const f of raw) if (f.id > seen && f.time < nextAt) nextAt = f.time;
+    let saved: MotionState | null | undefined;
+    const snapshot = (): MotionState | null => {
+      const open = seg.state();
+      return open === null ? null : { at: nextAt, basis, open, speed: speed.state() };
+    };
+    const found: SpeedEpisode[] = [];
+    fixes.forEach((f, i) => {
+      if (saved === undefined && f.time >= nextAt) saved = snapshot();
+      if (i >= skip) seg.push(f);
+      const applied = limited ? lowerLimit(settings.speedLimit, (inside?.[i] ?? []).map((id) => ({ id, speedLimit: af.speedLimits.get(id) ?? null }))) : null;
+      const e = speed.push(f, applied);
+      if (e) found.push(e);
+    });
+    states.set(t.id, saved === undefined ? snapshot() : saved);
+    const { trips, stops } = seg.finish();
 
     // Trips the recompute keeps (overlapping a stored one, in order) keep its id and what was sent for it.
     const stored = (w.trips ?? []).map(([id, from, to, startedSent, endedSent]) => ({ id, from, to, startedSent, endedSent, used: false }));
@@ -171,27 +254,21 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
       stopRows.push([newId(), t.accountId, t.id, iso(s.startedAt), s.endedAt === null ? null : iso(s.endedAt), s.latitude, s.longitude, s.duration, iso(s.anchorAt), `{${fences[i]!.join(",")}}`]),
     );
 
-    if (settings.speedLimit !== null || af.speedLimits.size > 0) {
-      const inside = af.speedLimits.size > 0 ? containing(af, t.id, fixes) : null;
-      const limits = new Map<Fix, AppliedLimit | null>(
-        fixes.map((f, i) => [f, lowerLimit(settings.speedLimit, (inside?.[i] ?? []).map((id) => ({ id, speedLimit: af.speedLimits.get(id) ?? null })))]),
-      );
-      const sent = new Set(w.episodes ?? []);
-      for (const e of speedEpisodes(fixes, settings.speedMinDuration, (f) => limits.get(f) ?? null)) {
-        if (sent.has(e.startedAt)) continue;
-        const at = new Date(e.fix.time);
-        const location = locationOf({ ...e.fix, timestamp: at });
-        episodeRows.push([t.id, iso(e.startedAt)]);
-        list.push({
-          type: "speed.exceeded",
-          trackableId: t.id,
-          geofenceId: e.geofenceId,
-          occurredAt: at,
-          location,
-          tripId: round.tripAt(t.id, at),
-          payload: speedExceededPayload(beacon, location, { value: e.value, limit: e.limit, geofenceId: e.geofenceId }),
-        });
-      }
+    const sent = new Set(w.episodes ?? []);
+    for (const e of found) {
+      if (sent.has(e.startedAt)) continue;
+      const at = new Date(e.fix.time);
+      const location = locationOf({ ...e.fix, timestamp: at });
+      episodeRows.push({ trackableId: t.id, startedAt: new Date(e.startedAt) });
+      list.push({
+        type: "speed.exceeded",
+        trackableId: t.id,
+        geofenceId: e.geofenceId,
+        occurredAt: at,
+        location,
+        tripId: round.tripAt(t.id, at),
+        payload: speedExceededPayload(beacon, location, { value: e.value, limit: e.limit, geofenceId: e.geofenceId }),
+      });
     }
     list.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
     events.set(t.id, list);
@@ -200,50 +277,31 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
   const column = <T>(rows: readonly T[][], i: number) => rows.map((r) => r[i]);
   // Every value travels as text and is cast in SQL (as lib/db/bulk does): one statement text for any row count.
   const text = (rows: readonly unknown[][], i: number) => rows.map((r) => (r[i] === null ? null : String(r[i])));
-  const watermarks = fresh.map((r) => [r.trackableId, idAt(msOfId(r.newest!) - WATERMARK_TRAIL_MS)]);
+  const saves = fresh.map((r) => {
+    const id = r.trackableId;
+    return [id, plans.get(id)!.seen, states.has(id) ? JSON.stringify(states.get(id)) : null];
+  });
   // Issued in this order on the transaction's connection: the window's old rows go before the new ones come in.
   round.writes.push(
     queryRows(tx, DELETE_TRIPS, [column(deleteTrips, 0), column(deleteTrips, 1)]),
     queryRows(tx, DELETE_STOPS, [column(deleteStops, 0), column(deleteStops, 1)]),
-    queryRows(tx, SAVE_WATERMARKS, [column(watermarks, 0), column(watermarks, 1)]),
+    queryRows(tx, SAVE_WATERMARKS, [column(saves, 0), column(saves, 1), column(saves, 2)]),
   );
-  if (tripRows.length > 0) round.writes.push(queryRows(tx, INSERT_TRIPS, TRIP_COLUMNS.map((_, i) => text(tripRows, i))));
+  if (tripRows.length > 0) round.writes.push(insertUnnested(tx, tripsTable, tripRows));
   if (stopRows.length > 0) round.writes.push(queryRows(tx, INSERT_STOPS, STOP_COLUMNS.map((_, i) => text(stopRows, i))));
-  if (episodeRows.length > 0) {
-    round.writes.push(
-      queryRows(tx, `insert into speed_episodes (trackable_id, started_at) select * from unnest($1::uuid[], $2::text[]::timestamptz[]) on conflict do nothing`, [
-        column(episodeRows, 0),
-        column(episodeRows, 1),
-      ]),
-    );
-  }
+  if (episodeRows.length > 0) round.writes.push(insertUnnested(tx, speedEpisodesTable, episodeRows, { onConflict: "on conflict do nothing" }));
   // Awaited by the round with its other writes; handled here too, so a failure is not unhandled meanwhile.
   for (const w of round.writes) w.catch(() => undefined);
   return round;
 }
 
+/** Where the stored trips a resumed window replaces begin: the open trip's start, or the open stop's confirming fix. */
+const tripsFrom = (s: MotionState): number => (s.open.kind === "trip" ? s.open.first.time : s.open.anchorAt);
+
 const iso = (msecs: number) => new Date(msecs).toISOString();
 const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latitude: p.latitude, longitude: p.longitude, accuracy: null, timestamp: at.toISOString() });
 
-const TRIP_COLUMNS = [
-  ["id", "uuid"],
-  ["account_id", "uuid"],
-  ["trackable_id", "uuid"],
-  ["status", "text"],
-  ["started_at", "timestamptz"],
-  ["ended_at", "timestamptz"],
-  ["start_latitude", "float8"],
-  ["start_longitude", "float8"],
-  ["end_latitude", "float8"],
-  ["end_longitude", "float8"],
-  ["distance", "float8"],
-  ["duration", "float8"],
-  ["max_speed", "float8"],
-  ["point_count", "int4"],
-  ["last_fix_at", "timestamptz"],
-  ["started_sent", "bool"],
-  ["ended_sent", "bool"],
-] as const;
+// Stops go in by hand: lib/db/bulk sends each column as one text[] parameter, which cannot carry geofence_ids (uuid[]).
 const STOP_COLUMNS = [
   ["id", "uuid"],
   ["account_id", "uuid"],
@@ -260,7 +318,6 @@ const insertOf = (table: string, columns: ReadonlyArray<readonly [string, string
   `insert into ${table} (${columns.map(([c]) => c).join(", ")}) select ${columns.map(([c]) => casts[c] ?? c).join(", ")} from unnest(${columns
     .map(([, type], i) => `$${i + 1}::text[]::${type}[]`)
     .join(", ")}) as v(${columns.map(([c]) => c).join(", ")})`;
-const INSERT_TRIPS = insertOf("trips", TRIP_COLUMNS);
 const INSERT_STOPS = insertOf("stops", STOP_COLUMNS, { geofence_ids: "geofence_ids::uuid[]" });
 
 /** A computed trip as the stored row's fields that serializeTrip reads. */
@@ -282,24 +339,12 @@ export function tripRecord(id: string, t: Pick<Owner, "id">, trip: TripSegment) 
   };
 }
 
-function tripRow(id: string, t: Pick<Owner, "id" | "accountId">, trip: TripSegment, startedSent: boolean, endedSent: boolean): unknown[] {
-  return [
-    id,
-    t.accountId,
-    t.id,
-    trip.status,
-    iso(trip.startedAt),
-    trip.endedAt === null ? null : iso(trip.endedAt),
-    trip.start.latitude,
-    trip.start.longitude,
-    trip.end?.latitude ?? null,
-    trip.end?.longitude ?? null,
-    trip.distance,
-    trip.duration,
-    trip.maxSpeed,
-    trip.pointCount,
-    iso(trip.lastFixTime),
+function tripRow(id: string, t: Pick<Owner, "id" | "accountId">, trip: TripSegment, startedSent: boolean, endedSent: boolean): typeof tripsTable.$inferInsert {
+  return {
+    ...tripRecord(id, t, trip),
+    accountId: t.accountId,
+    lastFixAt: new Date(trip.lastFixTime),
     startedSent,
     endedSent,
-  ];
+  };
 }

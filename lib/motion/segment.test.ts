@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { haversineMeters } from "@/lib/geofences/haversine";
-import { compareFixes, DEFAULT_MOTION, type Fix, segment, usableFixes } from "./segment";
+import { compareFixes, DEFAULT_MOTION, type Fix, type OpenSegment, segment, Segmenter, type Segmentation, usableFixes } from "./segment";
 
 const T0 = Date.UTC(2026, 10, 25, 8, 0, 0);
 const M_PER_DEG = 111_195;
@@ -110,6 +110,29 @@ const track = fc
     });
   });
 
+/** Random tracks that also creep and jitter in place (steps of a few metres either way), so runs reach far back. */
+const slowTrack = fc
+  .array(
+    fc.record({
+      dt: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 60 }) }, { weight: 1, arbitrary: fc.integer({ min: 61, max: 8000 }) }),
+      north: fc.oneof({ weight: 6, arbitrary: fc.double({ min: -40, max: 40, noNaN: true }) }, { weight: 1, arbitrary: fc.double({ min: -600, max: 600, noNaN: true }) }),
+      east: fc.double({ min: -40, max: 40, noNaN: true }),
+      speed: fc.option(fc.double({ min: 0, max: 60, noNaN: true }), { freq: 3 }),
+    }),
+    { minLength: 1, maxLength: 150 },
+  )
+  .map((steps) => {
+    let s = 0;
+    let n = 0;
+    let e = 0;
+    return steps.map((st) => {
+      s += st.dt;
+      n += st.north;
+      e += st.east;
+      return fix(s, n, e, { speed: st.speed });
+    });
+  });
+
 const settings = fc.record({
   minTripDistance: fc.integer({ min: 50, max: 500 }),
   minStopDuration: fc.integer({ min: 0, max: 600 }),
@@ -117,6 +140,32 @@ const settings = fc.record({
   speedLimit: fc.constant(null),
   speedMinDuration: fc.constant(10),
 });
+
+/**
+ * A track wandering on a grid of quarter-minTripDistance steps within 2·minTripDistance of where it began: its
+ * stopping runs reach back over fixes far from the newest one, the case a resumed trip's kept tail must cover.
+ */
+const hovering = (d: number) =>
+  fc
+    .array(
+      fc.record({
+        dt: fc.integer({ min: 1, max: 90 }),
+        step: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: -7, max: 7 }) }),
+        east: fc.integer({ min: -1, max: 1 }),
+      }),
+      { minLength: 1, maxLength: 120 },
+    )
+    .map((steps) => {
+      let s = 0;
+      let n = 0;
+      return steps.map((st) => {
+        n = Math.max(-8, Math.min(8, n + st.step));
+        return fix((s += st.dt), (n * d) / 4, (st.east * d) / 8);
+      });
+    });
+
+/** Settings with a track: the random tracks, or one hovering at the settings' own scale. */
+const withTrack = settings.chain((cfg) => fc.tuple(fc.constant(cfg), fc.oneof(track, slowTrack, hovering(cfg.minTripDistance))));
 
 describe("segment: properties", () => {
   it("any arrival order or batch split gives the same segments once sorted", () => {
@@ -166,5 +215,105 @@ describe("segment: properties", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("resuming from the stored open segment at arbitrary batch boundaries gives exactly the segments of all fixes at once", () => {
+    fc.assert(
+      fc.property(withTrack, fc.array(fc.integer({ min: 0, max: 150 }), { maxLength: 40 }), ([cfg, fixes], cuts) => {
+        const usable = usableFixes(fixes, 100);
+        const all = segment(usable, cfg);
+        const bounds = [...new Set([0, ...cuts.map((c) => Math.min(c, usable.length)), usable.length])].sort((a, b) => a - b);
+        // Each batch goes through a new Segmenter started from the previous one's state, stored as JSON in between.
+        let stored: OpenSegment | null = null;
+        const closed: Segmentation = { trips: [], stops: [] };
+        let last: Segmentation = { trips: [], stops: [] };
+        for (let i = 1; i < bounds.length; i++) {
+          const m: Segmenter = new Segmenter(cfg, stored === null ? null : (JSON.parse(JSON.stringify(stored)) as OpenSegment));
+          for (const f of usable.slice(bounds[i - 1], bounds[i])) m.push(f);
+          last = m.finish();
+          closed.trips.push(...last.trips.filter((t) => t.status === "completed"));
+          closed.stops.push(...last.stops.filter((x) => x.endedAt !== null));
+          stored = m.state();
+          if (stored?.kind === "trip") {
+            // The running totals carried over are the ongoing trip's, as a full recompute of the batches so far has them.
+            const sofar = segment(usable.slice(0, bounds[i]), cfg).trips.at(-1)!;
+            const newest = stored.tail.at(-1)!;
+            expect(sofar.status).toBe("ongoing");
+            expect([newest.distance, newest.maxSpeed, newest.count, stored.first.time]).toEqual([sofar.distance, sofar.maxSpeed, sofar.pointCount, sofar.startedAt]);
+            for (const p of stored.tail) expect(haversineMeters(p.fix, newest.fix)).toBeLessThanOrEqual(2 * cfg.minTripDistance + 1);
+          }
+        }
+        const open = { trips: last.trips.filter((t) => t.status === "ongoing"), stops: last.stops.filter((x) => x.endedAt === null) };
+        expect({ trips: [...closed.trips, ...open.trips], stops: [...closed.stops, ...open.stops] }).toEqual(all);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("segment: resuming after every fix", () => {
+  it("the state after any prefix, through JSON, with the rest of the fixes gives the whole track's open and later segments", () => {
+    fc.assert(
+      fc.property(withTrack, ([cfg, fixes]) => {
+        const usable = usableFixes(fixes, 100);
+        const all = new Segmenter(cfg);
+        for (const f of usable) all.push(f);
+        const expected = all.finish();
+        const prefix = new Segmenter(cfg);
+        for (let i = 0; i < usable.length; i++) {
+          prefix.push(usable[i]!);
+          const closed = prefix.finish();
+          const resumed = new Segmenter(cfg, JSON.parse(JSON.stringify(prefix.state())) as OpenSegment);
+          for (const f of usable.slice(i + 1)) resumed.push(f);
+          const rest = resumed.finish();
+          const trips = [...closed.trips.filter((t) => t.status === "completed"), ...rest.trips];
+          const stops = [...closed.stops.filter((x) => x.endedAt !== null), ...rest.stops];
+          expect({ trips, stops }).toEqual(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("segment: the stored state of an open trip", () => {
+  it("stays a few points however long the trip has been going", () => {
+    // 1,200 fixes 5 s apart at 15 m/s: the points within 2 x 200 m of the newest are the last six.
+    const fixes = [...still(0, 600, 0), ...drive(605, 605 + 1199 * 5, 0, 15)];
+    const m = new Segmenter(DEFAULT_MOTION);
+    for (const f of usableFixes(fixes, 100)) m.push(f);
+    const state = m.state();
+    expect(state?.kind).toBe("trip");
+    if (state?.kind !== "trip") return;
+    expect(state.tail.length).toBeLessThanOrEqual(6);
+    expect(state.whole).toBe(false);
+    expect(state.tail.at(-1)!.count).toBe(segment(usableFixes(fixes, 100), DEFAULT_MOTION).trips[0]!.pointCount);
+  });
+
+  it("a stop whose run reaches back past fixes far from the newest one is found after a resume", () => {
+    // Driving, then waiting 200 s at 10 km, one fix 350 m on, then one halfway back: its run (all within 200 m of it)
+    // reaches back over the wait, which is farther than minTripDistance from the fix before the resume.
+    const cfg = { ...DEFAULT_MOTION, minStopDuration: 300 };
+    const fixes = usableFixes([...still(0, 600, 0), ...drive(605, 1270, 0, 15), ...still(1280, 1480, 10_000, 20), fix(1490, 10_350), fix(1600, 10_175)], 100);
+    const full = segment(fixes, cfg);
+    expect(full.trips[0]).toMatchObject({ status: "completed", endedAt: T0 + 1280_000 });
+    const first = new Segmenter(cfg);
+    for (const f of fixes.slice(0, -1)) first.push(f);
+    const resumed = new Segmenter(cfg, JSON.parse(JSON.stringify(first.state())) as OpenSegment);
+    resumed.push(fixes.at(-1)!);
+    // The resumed segmenter reports what it closed and opened: the trip and the stop after it.
+    expect(resumed.finish()).toEqual({ trips: full.trips, stops: full.stops.slice(1) });
+  });
+
+  it("a long trip that ends in a stop after a resume ends where a full recompute ends it", () => {
+    const fixes = usableFixes([...still(0, 600, 0), ...drive(605, 3600, 0, 15), ...still(3605, 4400, 2995 * 15, 20)], 100);
+    const cut = fixes.findIndex((f) => f.time >= T0 + 3000_000);
+    const first = new Segmenter(DEFAULT_MOTION);
+    for (const f of fixes.slice(0, cut)) first.push(f);
+    const resumed = new Segmenter(DEFAULT_MOTION, first.state());
+    for (const f of fixes.slice(cut)) resumed.push(f);
+    const full = segment(fixes, DEFAULT_MOTION);
+    expect(resumed.finish().trips).toEqual(full.trips);
+    expect(full.trips[0]!.status).toBe("completed");
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Fix } from "./segment";
-import { lowerLimit, speedEpisodes } from "./speed";
+import { lowerLimit, speedEpisodes, SpeedTracker, type SpeedEpisode, type SpeedState } from "./speed";
 
 const T0 = Date.UTC(2026, 10, 25, 8, 0, 0);
 const at = (s: number, speed: number | null, lat = 52.5): Fix => ({ id: `s${s}`, latitude: lat, longitude: 13.4, time: T0 + s * 1000, accuracy: 5, speed });
@@ -57,6 +57,35 @@ describe("speed episodes", () => {
         expect(eps.map((e) => e.fix.time)).toEqual(expected);
         for (const e of eps) expect(e.value).toBeGreaterThan(e.limit);
       }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("resumed from its stored state at arbitrary batch boundaries, the same episodes as over all fixes at once", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.option(fc.double({ min: 0, max: 40, noNaN: true }), { freq: 3 }), fc.double({ min: -0.002, max: 0.002, noNaN: true })), { maxLength: 80 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.array(fc.integer({ min: 0, max: 80 }), { maxLength: 8 }),
+        (steps, min, cuts) => {
+          let s = 0;
+          let lat = 52.5;
+          const fixes = steps.map(([dt, v, dlat]) => at((s += dt), v, (lat += dlat)));
+          const limit = own(20);
+          const bounds = [...new Set([0, ...cuts.map((c) => Math.min(c, fixes.length)), fixes.length])].sort((a, b) => a - b);
+          let stored: SpeedState | null = null;
+          const got: SpeedEpisode[] = [];
+          for (let i = 1; i < bounds.length; i++) {
+            const tracker: SpeedTracker = new SpeedTracker(min, stored === null ? null : (JSON.parse(JSON.stringify(stored)) as SpeedState));
+            for (const f of fixes.slice(bounds[i - 1], bounds[i])) {
+              const e = tracker.push(f, limit());
+              if (e) got.push(e);
+            }
+            stored = tracker.state();
+          }
+          expect(got).toEqual(speedEpisodes(fixes, min, limit));
+        },
+      ),
       { numRuns: 500 },
     );
   });

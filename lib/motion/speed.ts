@@ -28,41 +28,68 @@ export function lowerLimit(own: number | null, fences: readonly { id: string; sp
 }
 
 /** A fix's speed: the reported one, else the leg speed from the previous fix; null when neither is known. */
-export function fixSpeeds(fixes: readonly Fix[]): (number | null)[] {
-  return fixes.map((f, i) => {
-    if (f.speed !== null) return f.speed;
-    if (i === 0) return null;
-    const prev = fixes[i - 1]!;
-    const dt = (f.time - prev.time) / 1000;
-    return dt > 0 ? haversineMeters(prev, f) / dt : null;
-  });
+function speedAt(f: Fix, prev: Fix | null): number | null {
+  if (f.speed !== null) return f.speed;
+  if (prev === null) return null;
+  const dt = (f.time - prev.time) / 1000;
+  return dt > 0 ? haversineMeters(prev, f) / dt : null;
+}
+
+/** Where the episode rule stands after some fixes: enough to go on with the next ones as if from the first. */
+export interface SpeedState {
+  /** The previous usable fix (the leg speed of a fix without a reported one is from it). */
+  prev: Fix | null;
+  /** Time of the current episode's first fix above the limit; null when below it. */
+  startedAt: number | null;
+  fired: boolean;
 }
 
 /**
- * Episodes of speedMinDuration seconds or more above the limit over time-ordered usable fixes: an episode starts at
- * the first fix above its limit, fires once at the first fix at least speedMinDuration later while still above, and
- * is re-armed by a fix at or below the limit (or where no limit applies). A fix of unknown speed changes nothing.
+ * Episodes of speedMinDuration seconds or more above the limit over time-ordered usable fixes, one fix at a time: an
+ * episode starts at the first fix above its limit, fires once at the first fix at least speedMinDuration later while
+ * still above, and is re-armed by a fix at or below the limit (or where no limit applies). A fix of unknown speed
+ * changes nothing.
  */
-export function speedEpisodes(fixes: readonly Fix[], speedMinDuration: number, limitAt: (fix: Fix) => AppliedLimit | null): SpeedEpisode[] {
-  const out: SpeedEpisode[] = [];
-  const speeds = fixSpeeds(fixes);
-  let startedAt: number | null = null;
-  let fired = false;
-  for (let i = 0; i < fixes.length; i++) {
-    const v = speeds[i]!;
-    if (v === null) continue;
-    const f = fixes[i]!;
-    const applied = limitAt(f);
+export class SpeedTracker {
+  private s: SpeedState;
+
+  constructor(
+    private readonly speedMinDuration: number,
+    from?: SpeedState | null,
+  ) {
+    this.s = from ? { ...from } : { prev: null, startedAt: null, fired: false };
+  }
+
+  /** The next fix and the limit that applies at it; the episode it completes, if any. */
+  push(f: Fix, applied: AppliedLimit | null): SpeedEpisode | null {
+    const v = speedAt(f, this.s.prev);
+    this.s.prev = f;
+    if (v === null) return null;
     if (applied === null || v <= applied.limit) {
-      startedAt = null;
-      fired = false;
-      continue;
+      this.s.startedAt = null;
+      this.s.fired = false;
+      return null;
     }
-    if (startedAt === null) startedAt = f.time;
-    if (!fired && (f.time - startedAt) / 1000 >= speedMinDuration) {
-      fired = true;
-      out.push({ startedAt, fix: f, value: v, limit: applied.limit, geofenceId: applied.geofenceId });
+    if (this.s.startedAt === null) this.s.startedAt = f.time;
+    if (!this.s.fired && (f.time - this.s.startedAt) / 1000 >= this.speedMinDuration) {
+      this.s.fired = true;
+      return { startedAt: this.s.startedAt, fix: f, value: v, limit: applied.limit, geofenceId: applied.geofenceId };
     }
+    return null;
+  }
+
+  state(): SpeedState {
+    return { ...this.s };
+  }
+}
+
+/** The episodes of a whole sequence of fixes (see SpeedTracker). */
+export function speedEpisodes(fixes: readonly Fix[], speedMinDuration: number, limitAt: (fix: Fix) => AppliedLimit | null, from?: SpeedState): SpeedEpisode[] {
+  const tracker = new SpeedTracker(speedMinDuration, from);
+  const out: SpeedEpisode[] = [];
+  for (const f of fixes) {
+    const e = tracker.push(f, limitAt(f));
+    if (e) out.push(e);
   }
   return out;
 }

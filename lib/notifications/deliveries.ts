@@ -27,8 +27,13 @@ async function claim(deliveryId: string, slot: number, final: boolean, scheduled
   return db.transaction(async (tx) => {
     const [d] = await tx.select().from(notificationDeliveries).where(eq(notificationDeliveries.id, deliveryId)).for("update").limit(1);
     if (!d || d.status !== "pending") return { ended: { outcome: d?.status === "sent" ? "sent" : "failed", retryInMs: null } };
-    if (d.attemptCount >= slot) return { ended: final ? { outcome: "failed", retryInMs: null } : { outcome: "retry", retryInMs: scheduledMs } };
     const now = new Date();
+    // This slot's attempt completed in a run that died before the workflow kept its result: the wait is the one that
+    // attempt recorded (a Retry-After longer than the schedule included), what is left of it, not the schedule's again.
+    if (d.attemptCount >= slot) {
+      if (final) return { ended: { outcome: "failed", retryInMs: null } };
+      return { ended: { outcome: "retry", retryInMs: d.nextAttemptAt ? Math.max(0, d.nextAttemptAt.getTime() - now.getTime()) : scheduledMs } };
+    }
     const attempts = await tx
       .select({ number: notificationDeliveryAttempts.number, completedAt: notificationDeliveryAttempts.completedAt })
       .from(notificationDeliveryAttempts)

@@ -176,6 +176,7 @@ export async function attemptDelivery(deliveryId: string, slot: number, opts: { 
       .select({
         status: webhookDeliveries.status,
         attemptCount: webhookDeliveries.attemptCount,
+        nextAttemptAt: webhookDeliveries.nextAttemptAt,
         cutShort: sql<boolean>`exists (select 1 from ${webhookDeliveryAttempts} a where a.delivery_id = ${webhookDeliveries.id} and a.completed_at is null)`,
       })
       .from(webhookDeliveries)
@@ -184,7 +185,11 @@ export async function attemptDelivery(deliveryId: string, slot: number, opts: { 
     if (!current) return ended("gone");
     if (current.status !== "pending") return ended(current.status);
     // Completed by an earlier run that died before its step result was saved: that attempt failed (else not pending).
-    if (current.attemptCount >= slot) return opts.final ? ended("failed") : { outcome: "retry", retryInMs: scheduledMs };
+    // The wait is the one it recorded (a Retry-After longer than the schedule included), what is left of it.
+    if (current.attemptCount >= slot) {
+      if (opts.final) return ended("failed");
+      return { outcome: "retry", retryInMs: current.nextAttemptAt ? Math.max(0, current.nextAttemptAt.getTime() - Date.now()) : scheduledMs };
+    }
 
     const now = new Date();
     if (current.cutShort) {

@@ -7,6 +7,7 @@ import { procState, readEmbeddedLock } from "@/lib/db/embedded-lock";
 import { serverArgs } from "@/scripts/build";
 import { newAccount, useServer, type TestAccount } from "../harness/client";
 import { freePort, removeDataDir, startServer, type TestServer } from "../harness/server";
+import { startCapture } from "../support/capture";
 import { startReceiver, type Received } from "../support/receiver";
 
 // With kill -9 every few seconds, deliveries were once lost (an attempt interrupted before it was
@@ -242,3 +243,63 @@ it.skipIf(!PRCTL[process.arch])("kill -9 of the whole process group, then an imm
     await new Promise((r) => (supervisor.exitCode === null ? supervisor.once("exit", r) : r(null)));
   }
 }, 300_000);
+
+it("a notification retrying after a refusal (503, Retry-After) when the server is killed (kill -9) is sent once after the restart, and its log says so", async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-crash-notify-"));
+  const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS: "1000,1000" };
+  // ntfy is down (503, asking for 4 s: longer than the 1 s schedule) until the server has been killed, then up.
+  let up = false;
+  const capture = await startCapture(() => (up ? { status: 200, body: "ok" } : { status: 503, body: "busy", headers: { "Retry-After": "4" } }));
+  const poll = async <T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const got = await fn();
+      if (got !== undefined) return got;
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+      await sleep(100);
+    }
+  };
+  try {
+    const first = await startServer({ env, dataDir });
+    servers.push(first);
+    useServer(first);
+    const a = await newAccount();
+    const channel = (await a.api("POST", "/notification-channels", { name: "Phone", type: "ntfy", config: { serverUrl: capture.url, topic: "crash" } })).body;
+    const rule = (await a.api("POST", "/notification-rules", { name: "Arrivals", eventTypes: ["geofence.entry"], channelIds: [channel.id] })).body;
+    expect((await a.api("POST", "/geofences", { name: "Depot", latitude: 30, longitude: 30, radius: 500 })).status).toBe(201);
+    const t = (await a.api("POST", "/trackables", { name: "Van 7" })).body;
+    expect((await a.api("POST", `/trackables/${t.id}/locations`, { latitude: 30, longitude: 30 })).status).toBe(201);
+
+    // Retrying: the refusal is recorded and the next attempt is due (the workflow sleeps); then kill -9.
+    const log = () => a.api("GET", `/notification-deliveries?ruleId=${rule.id}`).then((r) => r.body.data as any[]);
+    const waiting = await poll("the refusal recorded", async () => (await log()).find((d) => d.attempts.length === 1 && d.nextAttemptAt !== null), 30_000);
+    expect([waiting.status, waiting.attempts[0].statusCode]).toEqual(["pending", 503]);
+    await first.kill();
+    up = true;
+    const next = await startServer({ env, dataDir, databaseUrl: first.databaseUrl ?? undefined });
+    servers.push(next);
+    useServer(next);
+
+    const [sent] = await poll("the delivery sent", async () => {
+      const all = await log();
+      return all[0]?.status === "sent" ? all : undefined;
+    }, 30_000);
+    // Anything sent twice would show by now.
+    await sleep(2000);
+    expect(capture.requests.map((r) => r.answered)).toEqual([true, true]);
+    expect(capture.requests.map((r) => [r.url, r.headers.title])).toEqual([
+      ["/crash", "Van 7 entered Depot"],
+      ["/crash", "Van 7 entered Depot"],
+    ]);
+    // The Retry-After held across the crash: no earlier than 4 s after the refusal.
+    expect(capture.requests[1]!.at - capture.requests[0]!.at).toBeGreaterThanOrEqual(4000);
+    expect(await log()).toHaveLength(1);
+    expect([sent.id, sent.status, sent.nextAttemptAt]).toEqual([waiting.id, "sent", null]);
+    expect(sent.attempts.map((x: any) => [x.statusCode, x.error])).toEqual([
+      [503, "HTTP 503"],
+      [200, null],
+    ]);
+  } finally {
+    await capture.close();
+  }
+}, 120_000);

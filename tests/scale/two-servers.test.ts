@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminRequest } from "@/lib/http/admin-socket";
 import { startServer, type TestServer } from "../harness/server";
+import { startCapture, type Captured } from "../support/capture";
 import { startReceiver, type Received } from "../support/receiver";
 import { openSse } from "../support/sse";
 import { scratchPostgres } from "../support/scratch-db";
@@ -25,6 +26,8 @@ const SECRET = "scale-out-webhook-secret";
 const LEASE_MS = 15_000;
 
 let servers: TestServer[] = [];
+/** Servers killed by a test and replaced: stopped with the others at the end (their data directories). */
+const killed: TestServer[] = [];
 let db: { url: string; drop(): Promise<void> };
 let sql: ReturnType<typeof postgres>;
 let turn = 0;
@@ -111,10 +114,46 @@ async function fenceWithHook(key: string, url: string) {
   return created(api(key, "POST", "/geofences", { name: "Depot", latitude: 10, longitude: 10, radius: 500 }));
 }
 
+/** The servers' environment (set in beforeAll: the rate-limit prefix is new for each run). */
+let serverEnv: Record<string, string>;
+
+/** Two live servers again: one killed by an earlier test is replaced by a new server on the same database. */
+async function replaceKilled(): Promise<void> {
+  for (const [i, s] of servers.entries()) {
+    if (s.process.exitCode === null && s.process.signalCode === null) continue;
+    killed.push(s);
+    servers[i] = await startServer({ env: serverEnv, databaseUrl: db.url });
+  }
+}
+
+/** A fence with a rule sending geofence.entry to an ntfy channel (topic `topic`) on the capture server at `url`. */
+async function fenceWithNtfy(key: string, url: string, topic: string) {
+  const channel = await created(api(key, "POST", "/notification-channels", { name: "Phones", type: "ntfy", config: { serverUrl: url, topic } }));
+  const rule = await created(api(key, "POST", "/notification-rules", { name: "Arrivals", eventTypes: ["geofence.entry"], channelIds: [channel.id] }));
+  const fence = await created(api(key, "POST", "/geofences", { name: "Depot", latitude: 10, longitude: 10, radius: 500 }));
+  return { channel, rule, fence };
+}
+
+/** The notifications log of a rule (all pages), through the load balancer or from the server given. */
+async function notificationLog(key: string, ruleId: string, server?: TestServer): Promise<any[]> {
+  const all: any[] = [];
+  let cursor = "";
+  for (;;) {
+    const res = await api(key, "GET", `/notification-deliveries?ruleId=${ruleId}&limit=100${cursor ? `&cursor=${cursor}` : ""}`, undefined, server);
+    expect(res.status, res.text).toBe(200);
+    all.push(...res.body.data);
+    if (!res.body.nextCursor) return all;
+    cursor = res.body.nextCursor;
+  }
+}
+
+/** The trackable an ntfy message is about: the id in its link (the Click header). */
+const ntfyTrackable = (r: Captured) => /\/trackables\/([0-9a-f-]{36})$/.exec(String(r.headers.click))?.[1];
+
 beforeAll(async () => {
   db = await scratchPostgres(DATABASE_URL, "fenceline_scale");
   sql = postgres(db.url, { max: 1, onnotice: () => {} });
-  const env = {
+  serverEnv = {
     // Both servers share one budget per key in Redis: one prefix for the pair, apart from every other run.
     RATE_LIMIT_KEY_PREFIX: `fenceline-scale-${randomBytes(4).toString("hex")}:rl`,
     RATE_LIMIT_PER_MINUTE: String(LIMIT),
@@ -125,11 +164,11 @@ beforeAll(async () => {
     WEBHOOK_TIMEOUT_MS: "90000",
   };
   // Started together: both migrate the fresh database at once (the advisory lock in lib/db/migrate.ts).
-  servers = await Promise.all([startServer({ env, databaseUrl: db.url }), startServer({ env, databaseUrl: db.url })]);
+  servers = await Promise.all([startServer({ env: serverEnv, databaseUrl: db.url }), startServer({ env: serverEnv, databaseUrl: db.url })]);
 }, 180_000);
 
 afterAll(async () => {
-  for (const s of servers) await s.stop().catch(() => {});
+  for (const s of [...servers, ...killed]) await s.stop().catch(() => {});
   await sql?.end({ timeout: 5 }).catch(() => {});
   await db?.drop().catch(() => {});
 }, 60_000);
@@ -260,6 +299,49 @@ describe("two app servers on one Postgres and Redis, round-robin", () => {
     }
   }, 60_000);
 
+  it("12 trackables crossing a fence give one ntfy message per entry, none twice, each logged as sent once", async () => {
+    const capture = await startCapture();
+    try {
+      const key = await newKey();
+      const { rule, fence } = await fenceWithNtfy(key, capture.url, "scale-arrivals");
+      const names = Array.from({ length: 12 }, (_, i) => `van ${i}`);
+      const ids = await inParallel(names, 6, async (name) => (await created(api(key, "POST", "/trackables", { name }))).id as string);
+      // Recent times: an event older than the rule's maxEventAgeSeconds (900) when matched is suppressed as stale.
+      const t0 = Date.now() - 120_000;
+      // Each trackable drives in: a point outside (to one server), then one inside (to the other).
+      await inParallel(ids, 6, async (id, i) => {
+        const [a, b] = i % 2 === 0 ? [servers[0]!, servers[1]!] : [servers[1]!, servers[0]!];
+        await created(api(key, "POST", `/trackables/${id}/locations`, { latitude: 10.02, longitude: 10, timestamp: new Date(t0).toISOString() }, a));
+        await created(api(key, "POST", `/trackables/${id}/locations`, { latitude: 10, longitude: 10, timestamp: new Date(t0 + 60_000).toISOString() }, b));
+      });
+
+      await until(() => capture.requests.length >= ids.length, 60_000);
+      // A duplicate would come from a second server matching or sending the same event: give it time to show.
+      await sleep(3000);
+      const events = await entries(key);
+      expect(events).toHaveLength(ids.length);
+      expect(events.every((e) => e.geofenceId === fence.id)).toBe(true);
+
+      // One message per trackable's entry, to the topic, titled with its name.
+      expect(capture.requests).toHaveLength(ids.length);
+      expect(capture.requests.map(ntfyTrackable).sort()).toEqual([...ids].sort());
+      for (const r of capture.requests) {
+        expect([r.method, r.url]).toEqual(["POST", "/scale-arrivals"]);
+        expect(r.headers.title).toBe(`${names[ids.indexOf(ntfyTrackable(r)!)]} entered Depot`);
+      }
+
+      // The log: one delivery per entry event, sent at the first attempt.
+      const log = await notificationLog(key, rule.id);
+      expect(log.map((d) => d.eventId).sort()).toEqual(events.map((e) => e.id).sort());
+      for (const d of log) {
+        expect([d.status, d.reason, d.nextAttemptAt], JSON.stringify(d)).toEqual(["sent", null, null]);
+        expect(d.attempts.map((x: any) => [x.statusCode, x.error])).toEqual([[200, null]]);
+      }
+    } finally {
+      await capture.close();
+    }
+  }, 120_000);
+
   it("a retry in flight on a server that is killed (SIGKILL) is sent by the other within the lease", async () => {
     // Attempt 1 fails (500); the retry (attempt 2) is held by the receiver, so the job stays running on the server
     // that sent it; that server is killed; attempt 3 comes from the other server once the lease has run out.
@@ -308,6 +390,72 @@ describe("two app servers on one Postgres and Redis, round-robin", () => {
       ]);
     } finally {
       await receiver.close();
+    }
+  }, 150_000);
+
+  it("a notification retrying on a server that is killed (SIGKILL) is sent once by the other, and its log says so", async () => {
+    // The earlier kill test left one server: two again.
+    await replaceKilled();
+    // Attempt 1 is refused (503, Retry-After: 2 s, longer than the 1 s schedule); attempt 2 is held, so the job stays
+    // running on the server that sent it; that server is killed; the other sends attempt 3 once the lease has run
+    // out, which the channel, recovered, accepts.
+    let n = 0;
+    const capture = await startCapture(() => {
+      n++;
+      if (n === 1) return { status: 503, body: "busy", headers: { "Retry-After": "2" } };
+      if (n === 2) return { status: 200, body: "ok", delayMs: 120_000 };
+      return { status: 200, body: "ok" };
+    });
+    try {
+      const key = await newKey();
+      const { rule } = await fenceWithNtfy(key, capture.url, "scale-killed");
+      const t = await created(api(key, "POST", "/trackables", { name: "Killed mid-retry" }));
+      await created(api(key, "POST", `/trackables/${t.id}/locations`, { latitude: 10, longitude: 10 }));
+      await until(() => capture.requests.length >= 2, 60_000);
+      const [refused, held] = capture.requests;
+      expect(held, "the retry").toBeDefined();
+      // Retry-After was honoured (the schedule alone would have retried after 1 s).
+      expect(held!.at - refused!.at).toBeGreaterThanOrEqual(2000);
+
+      const running = await sql<{ locked_by: string }[]>`
+        select locked_by from jobs where name = 'deliver-notification' and status = 'running'`;
+      expect(running).toHaveLength(1);
+      const pid = Number(/^runner-(\d+)-/.exec(running[0]!.locked_by)?.[1]);
+      const holder = servers.find((s) => s.process.pid === pid);
+      const survivor = servers.find((s) => s.process.pid !== pid)!;
+      expect(holder, `no server has pid ${pid}`).toBeDefined();
+
+      const killedAt = Date.now();
+      await holder!.kill();
+      await until(() => capture.requests.length >= 3, LEASE_MS + 30_000);
+      const resent = capture.requests[2];
+      expect(resent, "the message sent again by the other server").toBeDefined();
+      const tookMs = resent!.at - killedAt;
+      console.log(`[scale] the notification was resent by the other server ${tookMs} ms after the kill (lease ${LEASE_MS} ms)`);
+      expect(tookMs).toBeLessThan(LEASE_MS + 5_000);
+      // The same message each time, and exactly one accepted by the channel (the held one never got its answer).
+      await sleep(2000);
+      expect(capture.requests).toHaveLength(3);
+      expect(capture.requests.map(ntfyTrackable)).toEqual([t.id, t.id, t.id]);
+      expect(new Set(capture.requests.map((r) => `${String(r.headers.title)}|${r.body}`)).size).toBe(1);
+      expect(capture.requests.map((r) => r.answered)).toEqual([true, false, true]);
+
+      let log: any[] = [];
+      await until(async () => {
+        log = await notificationLog(key, rule.id, survivor);
+        return log[0]?.status === "sent";
+      }, 15_000);
+      expect(log).toHaveLength(1);
+      expect([log[0].status, log[0].nextAttemptAt]).toEqual(["sent", null]);
+      expect(log[0].attempts.map((x: any) => [x.statusCode, x.error?.replace(/:.*/, "") ?? null])).toEqual([
+        [503, "HTTP 503"],
+        [null, "Interrupted"],
+        [200, null],
+      ]);
+      // Each attempt at the time the channel saw it.
+      log[0].attempts.forEach((x: any, i: number) => expect(Math.abs(Date.parse(x.attemptedAt) - capture.requests[i]!.at)).toBeLessThan(2000));
+    } finally {
+      await capture.close();
     }
   }, 150_000);
 });

@@ -8,9 +8,14 @@ export interface Captured {
   url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** When it arrived (Date.now()). */
+  at: number;
+  /** Set once the answer was written; false while held, and for good when the sender hung up first. */
+  answered: boolean;
 }
 
-export type CaptureAnswer = { status: number; body?: string; headers?: Record<string, string> };
+/** How to answer; `delayMs` holds the answer back (a slow service, or one that never answers before a crash). */
+export type CaptureAnswer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 
 /** A real HTTP server on 127.0.0.1 that records each request and answers as told (200 "ok" by default). */
 export async function startCapture(answer: (req: Captured) => CaptureAnswer = () => ({ status: 200, body: "ok" })) {
@@ -19,10 +24,23 @@ export async function startCapture(answer: (req: Captured) => CaptureAnswer = ()
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const captured = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const captured: Captured = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+        answered: false,
+      };
       requests.push(captured);
       const a = answer(captured);
-      res.writeHead(a.status, a.headers).end(a.body ?? "");
+      const send = () => {
+        if (res.destroyed || req.socket.destroyed) return;
+        res.writeHead(a.status, a.headers).end(a.body ?? "");
+        captured.answered = true;
+      };
+      if (a.delayMs) setTimeout(send, a.delayMs).unref();
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

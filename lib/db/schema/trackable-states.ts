@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { doublePrecision, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { doublePrecision, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import type { MotionState } from "../../motion/state";
 import { ts } from "./columns";
 import { trackables } from "./trackables";
 
@@ -21,6 +22,8 @@ export const trackableStates = pgTable(
     battery: doublePrecision("battery"),
     // The newest location id (UUIDv7, insertion order) motion has taken in: later ids are its new fixes, late ones too.
     motionSeenId: uuid("motion_seen_id"),
+    // Where segmentation stands (an open trip's measures and recent track): the next round resumes from it (lib/motion).
+    motionState: jsonb("motion_state").$type<MotionState>(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [

@@ -1,0 +1,1 @@
+ALTER TABLE "trackable_states" ADD COLUMN "motion_state" jsonb;
