@@ -36,7 +36,9 @@ beforeAll(async () => {
     dropDatabase = scratch.drop;
   }
   m = await mod();
-});
+  // Opened (and migrated) here, under the hook's timeout, not inside the first test's.
+  await m.getDb();
+}, 120_000);
 afterAll(async () => {
   await m.closeDb();
   await dropDatabase?.();
