@@ -7,7 +7,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "tests/unit/**/*.test.ts"], testTimeout: 30_000 },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          testTimeout: 30_000,
+          // Opening and migrating a real database in a hook takes seconds, and much longer beside other workers.
+          hookTimeout: 120_000,
+        },
       },
       {
         extends: true,
