@@ -97,9 +97,10 @@ export function formatRelative(d: Date, nowMs: number, seconds = false): string 
 }
 
 /** "7:05 AM" today, "Nov 24, 7:05 AM" on another day: in the viewer's zone, for "since 7:05 AM" phrases. */
-export function formatClock(d: Date, nowMs: number = Date.now()): string {
-  const sameDay = new Date(nowMs).toDateString() === d.toDateString();
-  return new Intl.DateTimeFormat(undefined, { ...(sameDay ? {} : { month: "short", day: "numeric" }), hour: "numeric", minute: "2-digit" }).format(d);
+export function formatClock(d: Date, nowMs: number = Date.now(), timeZone?: string): string {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+  const sameDay = day.format(d) === day.format(new Date(nowMs));
+  return new Intl.DateTimeFormat(undefined, { ...(sameDay ? {} : { month: "short", day: "numeric" }), hour: "numeric", minute: "2-digit", timeZone }).format(d);
 }
 
 /** What the server renders (and the first client render repeats): the instant in UTC. */
