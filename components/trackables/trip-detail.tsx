@@ -21,8 +21,12 @@ export function TripDetail({ opened, config, name, closeHref }: { opened: Opened
           Close trip
         </a>
       </div>
-      <p className="text-sm text-slate-700">
-        {formatKm(trip.distance)} in {formatDuration(trip.duration)} · average {formatKmh(trip.averageSpeed)} · max {formatKmh(trip.maxSpeed)}
+      <p className="flex flex-wrap gap-x-1 text-sm whitespace-nowrap text-slate-700">
+        <span>
+          {formatKm(trip.distance)} in {formatDuration(trip.duration)}
+        </span>
+        <span>· average {formatKmh(trip.averageSpeed)}</span>
+        <span>· max {formatKmh(trip.maxSpeed)}</span>
       </p>
       {opened.truncated ? (
         <p className="text-xs text-amber-800" role="status">

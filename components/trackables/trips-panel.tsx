@@ -99,7 +99,7 @@ function TripRow({ trip: t, href, selected }: { trip: Trip; href: string; select
         aria-current={selected ? "true" : undefined}
         className="flex flex-col gap-1 px-3 py-2 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600 sm:flex-row sm:items-center sm:justify-between sm:gap-4"
       >
-        <span className="text-sm font-medium text-slate-900 tabular-nums">
+        <span className="text-sm font-medium text-indigo-700 tabular-nums">
           <Time value={t.startedAt} data-testid="trip-start" /> – {t.endedAt ? <Time value={t.endedAt} clock data-testid="trip-end" /> : null}
           {t.status === "ongoing" ? (
             <>
@@ -110,7 +110,7 @@ function TripRow({ trip: t, href, selected }: { trip: Trip; href: string; select
             </>
           ) : null}
         </span>
-        <span className="flex flex-wrap gap-x-3 text-sm text-slate-600 tabular-nums">
+        <span className="flex flex-wrap gap-x-3 text-sm whitespace-nowrap text-slate-600 tabular-nums">
           <span data-testid="trip-distance">{formatKm(t.distance)}</span>
           <span>{formatDuration(t.duration)}</span>
           <span>avg {formatKmh(t.averageSpeed)}</span>
