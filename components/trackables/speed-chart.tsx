@@ -11,14 +11,15 @@ function scaleTop(max: number): number {
   for (let step = 10; ; step *= 10) for (const m of [1, 2, 5]) if (m * step >= max) return m * step;
 }
 
-export function SpeedChart({ samples }: { samples: SpeedSample[] }) {
+/** `samples` may be thinned for drawing; `positions` is how many fixes they stand for. */
+export function SpeedChart({ samples, positions }: { samples: SpeedSample[]; positions: number }) {
   if (samples.length < 2) return <p className="text-sm text-slate-600">Too few positions for a speed chart.</p>;
   const start = samples[0]!.at;
   const span = Math.max(1, samples.at(-1)!.at - start);
   const fastest = Math.max(...samples.map((s) => s.kmh));
   const top = scaleTop(Math.max(1, fastest));
   const points = samples.map((s) => `${(((s.at - start) / span) * W).toFixed(1)},${(H - (s.kmh / top) * H).toFixed(1)}`).join(" ");
-  const label = `Speed over time: ${samples.length} positions, up to ${Math.round(fastest)} km/h`;
+  const label = `Speed over time: ${positions} positions, up to ${Math.round(fastest)} km/h`;
   return (
     <figure className="min-w-0" data-testid="speed-chart" data-samples={samples.length}>
       <figcaption className="mb-1 flex justify-between text-xs text-slate-500">

@@ -43,7 +43,7 @@ export function TripDetail({ opened, config, name, closeHref }: { opened: Opened
           latest={last ? { latitude: last.latitude, longitude: last.longitude, accuracy: null, at: last.timestamp, name } : null}
         />
       </div>
-      <SpeedChart samples={opened.speeds} />
+      <SpeedChart samples={opened.speeds} positions={points.length} />
     </section>
   );
 }

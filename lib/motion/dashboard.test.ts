@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { motionState, speedSeries } from "./dashboard";
+import { motionState, speedSeries, thinSpeeds } from "./dashboard";
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 15, 12, 0, s)).toISOString();
 
@@ -33,5 +33,18 @@ describe("motionState", () => {
   });
   it("says nothing for a trackable with neither trips nor stops", () => {
     expect(motionState({ tripStatus: null, tripStartedAt: null, tripEndedAt: null, stopStartedAt: null })).toBeNull();
+  });
+});
+
+describe("thinSpeeds", () => {
+  it("keeps a short series whole and thins a long one to runs' fastest samples, peaks included", () => {
+    const short = [{ at: 0, kmh: 1 }];
+    expect(thinSpeeds(short, 10)).toBe(short);
+    const long = Array.from({ length: 1000 }, (_, i) => ({ at: i * 1000, kmh: i === 537 ? 120 : 30 }));
+    const thin = thinSpeeds(long, 100);
+    expect(thin).toHaveLength(100);
+    expect(thin.filter((s) => s.kmh === 120)).toEqual([{ at: 537_000, kmh: 120 }]);
+    expect(thin[0]!.at).toBe(0);
+    expect(thin.every((s, i) => i === 0 || s.at > thin[i - 1]!.at)).toBe(true);
   });
 });

@@ -34,10 +34,28 @@ export function speedSeries(points: Pick<Location, "latitude" | "longitude" | "s
   });
 }
 
+/** The chart draws at most this many samples: about one per pixel of its width. */
+export const CHART_SAMPLES = 600;
+
+/**
+ * At most `max` samples for drawing: the series cut into `max` runs of equal count, each kept as its fastest sample
+ * (a peak survives the thinning, where every n-th sample would drop it).
+ */
+export function thinSpeeds(samples: SpeedSample[], max = CHART_SAMPLES): SpeedSample[] {
+  if (samples.length <= max) return samples;
+  const out: SpeedSample[] = [];
+  for (let b = 0; b < max; b++) {
+    const run = samples.slice(Math.floor((b * samples.length) / max), Math.floor(((b + 1) * samples.length) / max));
+    out.push(run.reduce((a, x) => (x.kmh > a.kmh ? x : a)));
+  }
+  return out;
+}
+
 export interface OpenedTrip {
   trip: Trip;
   points: Location[];
   truncated: boolean;
+  /** km/h along the trip, thinned to CHART_SAMPLES. */
   speeds: SpeedSample[];
 }
 
@@ -58,11 +76,11 @@ export async function readMotionPanel({
   to?: Date;
   tripId?: string;
 }): Promise<{ trips: Trip[]; stops: Stop[]; more: boolean; opened: OpenedTrip | null }> {
-  const [tripPage, stopPage] = await Promise.all([
+  const [tripPage, stopPage, opened] = await Promise.all([
     listTrips({ ctx, query: { trackableId, from, to, limit: PANEL_ROWS } }),
     listStops({ ctx, query: { trackableId, from, to, limit: PANEL_ROWS } }),
+    tripId ? openTrip(ctx, trackableId, tripId) : null,
   ]);
-  const opened = tripId ? await openTrip(ctx, trackableId, tripId) : null;
   return { trips: tripPage.data, stops: stopPage.data, more: !!(tripPage.nextCursor || stopPage.nextCursor), opened };
 }
 
@@ -75,7 +93,7 @@ async function openTrip(ctx: Ctx, trackableId: string, tripId: string): Promise<
     .limit(1);
   if (!row) return null;
   const track = await readTrack({ ctx, trackableId, from: row.startedAt, to: row.endedAt ?? row.lastFixAt });
-  return { trip: serializeTrip(row), points: track.points, truncated: track.truncated, speeds: speedSeries(track.points) };
+  return { trip: serializeTrip(row), points: track.points, truncated: track.truncated, speeds: thinSpeeds(speedSeries(track.points)) };
 }
 
 export type MotionState = { state: "moving" | "stopped"; since: string };
