@@ -1,5 +1,6 @@
 // Status and battery indicators shared by the trackables list and detail pages (no client code).
-import { cx } from "@/components/ui";
+import { cx, Time } from "@/components/ui";
+import type { MotionState } from "@/lib/motion/dashboard";
 import type { DeviceStatus } from "@/lib/trackables/status";
 
 const STATUS = {
@@ -34,6 +35,16 @@ export function BatteryIndicator({ level, threshold }: { level: number | null | 
         <span className={cx("absolute top-1/2 -right-[3px] h-1 w-[2px] -translate-y-1/2 rounded-r-sm", low ? "bg-red-500" : "bg-slate-400")} />
       </span>
       {Math.round(level)}%{low ? <span className="rounded bg-red-50 px-1 text-xs font-medium text-red-700 ring-1 ring-red-200 ring-inset">Low</span> : null}
+    </span>
+  );
+}
+
+/** "Moving since 7:05 AM" from the trackable's open trip, "Stopped since 6:40 AM" from its last stop or trip's end. */
+export function MotionSince({ motion }: { motion: MotionState | undefined }) {
+  if (!motion) return null;
+  return (
+    <span className="block text-xs whitespace-nowrap text-slate-600" data-testid="motion-since" data-state={motion.state}>
+      {motion.state === "moving" ? "Moving" : "Stopped"} since <Time value={motion.since} clock />
     </span>
   );
 }

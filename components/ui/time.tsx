@@ -96,6 +96,13 @@ export function formatRelative(d: Date, nowMs: number, seconds = false): string 
   return "just now";
 }
 
+/** "7:05 AM" today, "Nov 24, 7:05 AM" on another day: in the viewer's zone, for "since 7:05 AM" phrases. */
+export function formatClock(d: Date, nowMs: number = Date.now(), timeZone?: string): string {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+  const sameDay = day.format(d) === day.format(new Date(nowMs));
+  return new Intl.DateTimeFormat(undefined, { ...(sameDay ? {} : { month: "short", day: "numeric" }), hour: "numeric", minute: "2-digit", timeZone }).format(d);
+}
+
 /** What the server renders (and the first client render repeats): the instant in UTC. */
 const utcText = (d: Date, seconds?: boolean, dateOnly?: boolean) =>
   dateOnly
@@ -104,7 +111,8 @@ const utcText = (d: Date, seconds?: boolean, dateOnly?: boolean) =>
 
 /**
  * An instant: by default the date and time in the viewer's zone; `relative` shows "3 minutes ago" (kept current);
- * `seconds` adds seconds (deliveries and attempts, where retries are seconds apart). The title is the UTC ISO instant.
+ * `seconds` adds seconds (deliveries and attempts, where retries are seconds apart); `clock` shows the time of day
+ * only (with the date when it is not today). The title is the UTC ISO instant.
  */
 export function Time({
   value,
@@ -112,6 +120,7 @@ export function Time({
   relative = false,
   seconds = false,
   dateOnly = false,
+  clock = false,
   className,
   "data-testid": testId,
 }: {
@@ -120,6 +129,7 @@ export function Time({
   relative?: boolean;
   seconds?: boolean;
   dateOnly?: boolean;
+  clock?: boolean;
   className?: string;
   "data-testid"?: string;
 }) {
@@ -130,7 +140,7 @@ export function Time({
   if (relative) return <RelativeTime d={d} iso={iso} seconds={seconds} className={className} testId={testId} />;
   return (
     <time dateTime={iso} title={iso} className={className} data-testid={testId} suppressHydrationWarning>
-      {hydrated ? formatLocal(d, { seconds, dateOnly }) : utcText(d, seconds, dateOnly)}
+      {hydrated ? (clock ? formatClock(d) : formatLocal(d, { seconds, dateOnly })) : utcText(d, seconds, dateOnly)}
     </time>
   );
 }

@@ -5,7 +5,7 @@ import { newUser, type TestUser } from "./user";
 export async function signUpFresh(
   browser: Browser,
   viewport?: { width: number; height: number },
-  device: { isMobile?: boolean; hasTouch?: boolean } = {},
+  device: { isMobile?: boolean; hasTouch?: boolean; timezoneId?: string; locale?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; user: TestUser }> {
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, ...(viewport ? { viewport } : {}), ...device });
   const page = await context.newPage();
@@ -27,8 +27,9 @@ export type FreshAccount = Awaited<ReturnType<typeof signUpFresh>>;
  * account holds, so the specs sharing the setup project's account cannot change what they see.
  */
 export const test = base.extend<{ freshAccount: FreshAccount }>({
-  freshAccount: async ({ browser, viewport, isMobile, hasTouch }, use) => {
-    const fresh = await signUpFresh(browser, viewport ?? undefined, { isMobile, hasTouch });
+  // The spec's test.use({ timezoneId, locale }) applies to the fresh context too.
+  freshAccount: async ({ browser, viewport, isMobile, hasTouch, timezoneId, locale }, use) => {
+    const fresh = await signUpFresh(browser, viewport ?? undefined, { isMobile, hasTouch, timezoneId, locale });
     await use(fresh);
     await fresh.context.close();
   },

@@ -26,3 +26,19 @@ export function exactTime(date: Date): string {
 }
 
 export const formatCoord = (n: number) => n.toFixed(6);
+
+/** "42 s", "6 min", "1 h 05 min": how long a trip or a stop lasted. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  const minutes = Math.round(s / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const h = Math.floor(minutes / 60);
+  return `${h} h ${String(minutes % 60).padStart(2, "0")} min`;
+}
+
+/** Metres as "5.4 km" (one decimal; two under a kilometre, where a tenth is a tenth of the whole). */
+export const formatKm = (metres: number) => `${(metres / 1000).toLocaleString("en", { minimumFractionDigits: metres < 1000 ? 2 : 1, maximumFractionDigits: metres < 1000 ? 2 : 1 })} km`;
+
+/** m/s as "43 km/h". */
+export const formatKmh = (ms: number) => `${Math.round(ms * 3.6).toLocaleString("en")} km/h`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { relativeTime } from "./format";
-import { parseTimeRange, parseUtcInput } from "./time-range";
+import { parseTimeRange, parseUtcInput, rangeQuery } from "./time-range";
 
 const now = new Date("2026-11-22T12:00:30.000Z");
 
@@ -48,5 +48,16 @@ describe("relativeTime", () => {
     expect(relativeTime(new Date(now.getTime() - 3 * 3600_000), now)).toBe("3 hours ago");
     expect(relativeTime(new Date(now.getTime() - 24 * 3600_000), now)).toBe("yesterday");
     expect(relativeTime(new Date(now.getTime() + 2 * 60_000), now)).toBe("in 2 minutes");
+  });
+});
+
+describe("rangeQuery", () => {
+  const now = new Date("2026-11-22T10:00:00.000Z");
+  it("names a preset, or the custom bounds as the URL carried them", () => {
+    expect(rangeQuery(parseTimeRange({ range: "7d" }, now)).toString()).toBe("range=7d");
+    expect(rangeQuery(parseTimeRange({}, now)).toString()).toBe("range=24h");
+    const custom = parseTimeRange({ range: "custom", from: "2026-11-22T07:30:00.000Z", to: "2026-11-22T08:00:00.000Z" }, now);
+    expect(Object.fromEntries(rangeQuery(custom))).toEqual({ range: "custom", from: "2026-11-22T07:30:00.000Z", to: "2026-11-22T08:00:00.000Z" });
+    expect(Object.fromEntries(rangeQuery(parseTimeRange({ range: "custom", from: "2026-11-22T07:30:00.000Z" }, now)))).toEqual({ range: "custom", from: "2026-11-22T07:30:00.000Z" });
   });
 });

@@ -66,3 +66,11 @@ function preset(id: RangePreset, now: Date): TimeRange {
   const from = new Date(now.getTime() - ms);
   return { preset: id, from, fromInput: toUtcInput(from), toInput: toUtcInput(now) };
 }
+
+/** The query string that names a range in a link ("range=24h", or the custom bounds), to keep it while adding more. */
+export function rangeQuery(range: TimeRange): URLSearchParams {
+  if (range.preset !== "custom") return new URLSearchParams({ range: range.preset });
+  const q = new URLSearchParams({ range: "custom", from: range.fromInput });
+  if (range.toInput) q.set("to", range.toInput);
+  return q;
+}

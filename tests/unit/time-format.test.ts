@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ago, duration, until } from "@/components/share/format";
 import { localInputToIso, toLocalInput } from "@/components/ui/local-datetime-input";
-import { formatLocal, formatRelative } from "@/components/ui/time";
+import { formatClock, formatLocal, formatRelative } from "@/components/ui/time";
 
 // The dashboard's and the share page's time phrases: pure functions of the components that show them.
 
@@ -19,6 +19,13 @@ describe("time formatting", () => {
     expect(toLocalInput(local)).toBe("2026-01-15T07:30");
     expect(localInputToIso("2026-01-15T07:30")).toBe(local.toISOString());
     expect(localInputToIso("")).toBe("");
+  });
+
+  it("gives the time of day, with the date when it is another day in that zone", () => {
+    const d = new Date("2026-01-15T20:00:00.000Z"); // 1:30 AM on Jan 16 in Kolkata
+    expect(formatClock(d, Date.parse("2026-01-15T21:00:00.000Z"), "Asia/Kolkata")).toMatch(/^1:30\sAM$/);
+    expect(formatClock(d, Date.parse("2026-01-15T18:00:00.000Z"), "Asia/Kolkata")).toMatch(/^Jan 16, 1:30\sAM$/);
+    expect(formatClock(d, Date.parse("2026-01-15T21:00:00.000Z"), "UTC")).toMatch(/^8:00\sPM$/);
   });
 });
 

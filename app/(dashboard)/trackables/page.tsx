@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { FirstSteps } from "@/components/dashboard/first-steps";
-import { BatteryIndicator, StatusIndicator } from "@/components/trackables/indicators";
+import { BatteryIndicator, MotionSince, StatusIndicator } from "@/components/trackables/indicators";
 import { DeleteTrackableButton } from "@/components/trackables/delete-trackable-button";
 import { CommandBlock, FirstLocationHelp, createTrackableCurl } from "@/components/trackables/first-location-help";
 import { FleetMap } from "@/components/trackables/maps";
@@ -15,6 +15,7 @@ import { ApiError } from "@/lib/http/errors";
 import { getTrackableStatuses, listTrackablePositions } from "@/lib/trackables/status";
 import { listTrackables } from "@/lib/trackables/trackables";
 import { listAllGeofences } from "@/lib/geofences/geofences";
+import { getMotionStates } from "@/lib/motion/dashboard";
 
 export const metadata: Metadata = { title: "Trackables" };
 
@@ -37,10 +38,11 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
     badCursor = true;
     page = await listTrackables({ ctx, query: { limit: PAGE_SIZE } });
   }
-  const [statuses, positions, fences] = await Promise.all([
+  const [statuses, positions, fences, motion] = await Promise.all([
     getTrackableStatuses({ ctx, trackables: page.data, now }),
     listTrackablePositions({ ctx, limit: MAP_LIMIT, now }),
     listAllGeofences({ ctx }),
+    getMotionStates({ ctx, trackableIds: page.data.map((t) => t.id) }),
   ]);
   const threshold = env().BATTERY_LOW_THRESHOLD;
   const appUrl = env().APP_URL;
@@ -159,6 +161,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
                   <td className="hidden px-4 py-3 text-slate-600 sm:table-cell">{t.type}</td>
                   <td className="px-4 py-3">
                     <StatusIndicator status={s.status} />
+                    <MotionSince motion={motion.get(t.id)} />
                     <span className="block text-xs whitespace-nowrap text-slate-500 sm:hidden">{lastSeen}</span>
                   </td>
                   <td className="hidden px-4 py-3 whitespace-nowrap text-slate-700 sm:table-cell" data-testid="last-seen">

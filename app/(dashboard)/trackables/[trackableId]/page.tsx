@@ -14,6 +14,7 @@ import { ExportForm } from "@/components/trackables/export-form";
 import { ImportPanel } from "@/components/trackables/import-panel";
 import { TrackableFormDialog } from "@/components/trackables/trackable-form-dialog";
 import { TrackingToggle } from "@/components/trackables/tracking-toggle";
+import { TripsPanel } from "@/components/trackables/trips-panel";
 import { LiveRefresh } from "@/components/live/live-refresh";
 import { Badge, Card, ScrollTable, Time } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
@@ -33,6 +34,7 @@ import { listAllGeofences } from "@/lib/geofences/geofences";
 import { listTrackableGeofences } from "@/lib/geofences/occupancy";
 import { readTransitions } from "@/lib/events/transitions";
 import { simplifyForDrawing } from "@/lib/locations/simplify";
+import { readMotionPanel } from "@/lib/motion/dashboard";
 
 type Props = {
   params: Promise<{ trackableId: string }>;
@@ -57,8 +59,10 @@ export default async function TrackablePage({ params, searchParams }: Props) {
   const { trackableId } = await params;
   const { trackable } = await loadTrackable(trackableId);
   const now = new Date();
-  const range = parseTimeRange(await searchParams, now);
-  const [track, statuses, shareLinks, deviceTokens, inside, events, fences, transitions] = await whileItExists(
+  const query = await searchParams;
+  const range = parseTimeRange(query, now);
+  const tripId = typeof query.trip === "string" ? query.trip : undefined;
+  const [track, statuses, shareLinks, deviceTokens, inside, events, fences, transitions, motion] = await whileItExists(
     () =>
       Promise.all([
         readTrack({ ctx, trackableId, from: range.from, to: range.to }),
@@ -69,6 +73,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
         listEvents({ ctx, query: { trackableId, limit: RECENT_ROWS } }),
         listAllGeofences({ ctx }),
         readTransitions({ ctx, trackableId, from: range.from, to: range.to }),
+        readMotionPanel({ ctx, trackableId, from: range.from, to: range.to, tripId }),
       ]),
     () => getTrackable({ ctx, id: trackable.id }),
   );
@@ -210,6 +215,16 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               </div>
             </Card>
           )}
+          {latest ? (
+            <TripsPanel
+              {...motion}
+              basePath={basePath}
+              range={range}
+              config={mapConfig()}
+              name={trackable.name}
+              geofenceNames={geofenceNames}
+            />
+          ) : null}
           <ImportPanel trackableId={trackable.id} />
         </div>
         <div className="min-w-0 space-y-6">
