@@ -3,8 +3,11 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { and, desc, eq } from "drizzle-orm";
-import { exec, type Ctx } from "@/lib/context";
-import { imports, type ImportErrorEntry, type ImportRow } from "@/lib/db/schema";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
+import { getDb, type Executor } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { accounts, imports, type ImportErrorEntry, type ImportRow } from "@/lib/db/schema";
+import { enqueue, wakeRunner } from "@/lib/jobs/client";
 import { mediaType, type RequestLike } from "@/lib/http/body";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { MAX_BATCH } from "@/lib/locations/schemas";
@@ -12,7 +15,9 @@ import { requireTrackable } from "@/lib/trackables/trackables";
 import { detectFormat, IMPORT_FORMATS, IMPORT_FORMAT_NAMES, type ImportFormatName } from "./formats";
 import { ImportFileError, type ByteSource, type Fix } from "./formats/types";
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ERRORS, type Import, type ImportQuery } from "./schemas";
+import { openSpool, removeSpool, spoolUpload, tooLarge } from "./spool";
 import { storeImportBatch } from "./store";
+import { readImportFile } from "@/lib/jobs/workflows/read-import";
 
 /** An opened upload: the file's bytes as they arrive, what tells its format, and how to let go of the rest of it. */
 interface Upload {
@@ -23,12 +28,10 @@ interface Upload {
 }
 
 /**
- * POST …/trackables/{id}/imports: reads a history file from the request (a multipart body's file, or the raw body) as
- * it arrives, through the format's streaming parser, storing the fixes in batches of MAX_BATCH with resends dropped,
- * and recording the progress on the import after each batch (GET shows it while the upload runs). Memory holds one
- * batch, whatever the file's size (up to MAX_IMPORT_BYTES). A bad record is counted, reported (the first
- * MAX_IMPORT_ERRORS) and skipped; a file that cannot be read on ends the import as failed, keeping what was stored.
- * Answers once the file is read, with the import.
+ * POST …/trackables/{id}/imports: streams the history file from the request (a multipart body's file, or the raw body)
+ * to a spool file under DATA_DIR, refusing it with 413 past MAX_IMPORT_BYTES and with 400 when its format cannot be
+ * told or its first bytes are not of that format; then records the import as running, queues its reading
+ * (the read-import workflow: see readImport) and answers at once with the import. GET shows its progress.
  */
 export async function startImport({ ctx, trackableId, req, query }: { ctx: Ctx; trackableId: string; req: RequestLike; query: ImportQuery }): Promise<Import> {
   await requireTrackable(ctx, trackableId);
@@ -43,14 +46,67 @@ export async function startImport({ ctx, trackableId, req, query }: { ctx: Ctx; 
       `Cannot tell the file's format from its name or Content-Type: name it with ?format= (${IMPORT_FORMAT_NAMES.join(", ")})`,
     );
   }
-  const [row] = await exec(ctx)
-    .insert(imports)
-    .values({ accountId: ctx.account.id, trackableId, format, evaluate: query.evaluate })
-    .returning();
-  const done = await runImport(ctx, row!, format, upload);
-  return serializeImport(done);
+  const id = newId();
+  try {
+    await spoolUpload(id, format, upload.source);
+  } catch (err) {
+    upload.discard();
+    throw err;
+  }
+  try {
+    const row = await withTransaction(ctx, async (txCtx) => {
+      const [inserted] = await exec(txCtx)
+        .insert(imports)
+        .values({ id, accountId: ctx.account.id, trackableId, format, evaluate: query.evaluate })
+        .returning();
+      await enqueue(readImportFile, { importId: id }, { executor: txCtx.tx, eventId: `import-${id}` });
+      return inserted!;
+    });
+    wakeRunner(readImportFile.name);
+    return serializeImport(row);
+  } catch (err) {
+    await removeSpool(id);
+    throw err;
+  }
 }
 
+/** How long one step of the reading runs before the next step takes over (a step is one request on Inngest). */
+const READ_STEP_MS = 60_000;
+
+/**
+ * Reads an import's spool file into its trackable's locations, for READ_STEP_MS at most (true when the import has
+ * ended): the fixes are stored in batches of MAX_BATCH with resends dropped, and the progress is written to the import
+ * after each batch. A bad record is counted, reported (the first MAX_IMPORT_ERRORS) and skipped; a file that cannot be
+ * read on ends the import as failed, keeping what was stored. The reading starts at the file's start every time, and
+ * passes over the records the import has already counted (all stored): a step that follows another, or one run again
+ * after a server stopped mid-read, goes on where the last progress was written. When the spool file is not on this
+ * server (another server received it and stopped), the import ends as failed, saying so. The spool file is removed
+ * when the import ends.
+ */
+export async function readImport(importId: string, opts: { stepMs?: number } = {}): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ imp: imports, plan: accounts.plan })
+    .from(imports)
+    .innerJoin(accounts, eq(accounts.id, imports.accountId))
+    .where(eq(imports.id, importId));
+  if (!row || row.imp.status !== "running") {
+    await removeSpool(importId);
+    return true;
+  }
+  const ctx: Ctx = { account: { id: row.imp.accountId, plan: row.plan }, db };
+  const source = openSpool(importId);
+  if (!source) {
+    await finishImport(db, row.imp, {
+      status: "failed",
+      errors: [...row.imp.errors, { message: "The server stopped before the file was read to its end, and the uploaded file is gone: upload it again (what was stored stays)" }],
+    });
+    return true;
+  }
+  const ended = await runImport(ctx, row.imp, source, Date.now() + (opts.stepMs ?? READ_STEP_MS));
+  if (ended) await removeSpool(importId);
+  return ended;
+}
 /** GET …/trackables/{id}/imports/{importId}: an import of the account's trackable (404 otherwise). */
 export async function getImport({ ctx, trackableId, importId }: { ctx: Ctx; trackableId: string; importId: string }): Promise<Import> {
   const [row] = await exec(ctx)
@@ -73,11 +129,29 @@ export async function latestImport({ ctx, trackableId }: { ctx: Ctx; trackableId
   return row ? serializeImport(row) : null;
 }
 
-async function runImport(ctx: Ctx, row: ImportRow, format: ImportFormatName, upload: Upload): Promise<ImportRow> {
+/** Ends a running import as failed with `message` (its run is over without ending it), removing its spool file. */
+export async function failImport(importId: string, message: string): Promise<void> {
+  const db = await getDb();
+  const [row] = await db.select().from(imports).where(eq(imports.id, importId));
+  if (row) await finishImport(db, row, { status: "failed", errors: [...row.errors, { message }] });
+  await removeSpool(importId);
+}
+
+async function finishImport(db: Executor, row: ImportRow, set: Partial<ImportRow>): Promise<void> {
+  await db
+    .update(imports)
+    .set({ ...set, updatedAt: new Date(), completedAt: new Date() })
+    .where(and(eq(imports.id, row.id), eq(imports.status, "running")));
+}
+
+/** Reads on from the import's progress until the file ends (true) or `until` (false: the next step goes on). */
+async function runImport(ctx: Ctx, row: ImportRow, source: ByteSource, until: number): Promise<boolean> {
+  // What the import counted before (an earlier step, or a run that stopped): stored, passed over on this read.
+  const already = row.processed;
   let processed = 0;
-  let stored = 0;
-  let flushedProcessed = 0;
-  const errors: ImportErrorEntry[] = [];
+  let stored = row.stored;
+  let flushedProcessed = already;
+  const errors: ImportErrorEntry[] = [...row.errors];
   let batch: Fix[] = [];
   const progress = async (extra: Partial<ImportRow> = {}) => {
     const [updated] = await exec(ctx)
@@ -97,19 +171,23 @@ async function runImport(ctx: Ctx, row: ImportRow, format: ImportFormatName, upl
   };
 
   try {
-    for await (const record of IMPORT_FORMATS[format].parse(upload.source)) {
+    for await (const record of IMPORT_FORMATS[row.format as ImportFormatName].parse(source)) {
       processed++;
+      if (processed <= already) continue;
       if ("error" in record) {
         if (errors.length < MAX_IMPORT_ERRORS) errors.push(record.error);
         continue;
       }
       batch.push(record.fix);
-      if (batch.length >= MAX_BATCH) await flush();
+      if (batch.length >= MAX_BATCH) {
+        await flush();
+        if (Date.now() >= until) return false;
+      }
     }
     await flush();
-    return await progress({ status: "completed", completedAt: new Date() });
+    await progress({ status: "completed", completedAt: new Date() });
+    return true;
   } catch (err) {
-    upload.discard();
     // What was parsed before the file broke off is still stored.
     if (err instanceof ImportFileError) {
       await flush().catch(() => {});
@@ -118,12 +196,11 @@ async function runImport(ctx: Ctx, row: ImportRow, format: ImportFormatName, upl
       log.error(`[imports] import ${row.id} failed:`, err);
       errors.push({ message: err instanceof ApiError ? err.message : "An internal error stopped the import; what was stored before it stays" });
     }
-    flushedProcessed = processed - batch.length;
-    return progress({ status: "failed", completedAt: new Date() });
+    flushedProcessed = Math.max(already, processed - batch.length);
+    await progress({ status: "failed", completedAt: new Date() });
+    return true;
   }
 }
-
-const tooLarge = () => new ApiError("payload_too_large", `The file exceeds ${MAX_IMPORT_BYTES} bytes (512 MB)`);
 
 /** The request's file: the first file part of a multipart/form-data body, or else the body itself. */
 async function openUpload(req: RequestLike): Promise<Upload> {
@@ -131,7 +208,7 @@ async function openUpload(req: RequestLike): Promise<Upload> {
   const body = Readable.fromWeb(req.body as NodeReadableStream<Uint8Array>);
   const type = mediaType(req);
   if (type !== "multipart/form-data") {
-    return { source: limited(body), filename: null, mediaType: type, discard: () => body.destroy() };
+    return { source: body, filename: null, mediaType: type, discard: () => body.destroy() };
   }
   let bb: busboy.Busboy;
   try {
@@ -151,7 +228,7 @@ async function openUpload(req: RequestLike): Promise<Upload> {
     const { stream, filename, mimeType } = await file;
     const part = mimeType && mimeType !== "application/octet-stream" ? mimeType.split(";")[0]!.trim().toLowerCase() : null;
     return {
-      source: limited(stream),
+      source: stream,
       filename: filename || null,
       mediaType: part,
       discard: () => {
@@ -162,24 +239,6 @@ async function openUpload(req: RequestLike): Promise<Upload> {
   } catch (err) {
     body.destroy();
     throw err;
-  }
-}
-
-/** The bytes, refused once past MAX_IMPORT_BYTES (the import then fails with what was stored kept). */
-async function* limited(source: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  let size = 0;
-  const iterator = source[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<Uint8Array>;
-    try {
-      next = await iterator.next();
-    } catch (err) {
-      throw new ImportFileError(`the upload broke off after ${size} bytes (${(err as Error).message})`);
-    }
-    if (next.done) return;
-    size += next.value.byteLength;
-    if (size > MAX_IMPORT_BYTES) throw new ImportFileError(`the file exceeds ${MAX_IMPORT_BYTES} bytes (512 MB)`);
-    yield next.value;
   }
 }
 
