@@ -30,6 +30,7 @@ export const tooLarge = () => new ApiError("payload_too_large", `The file exceed
  */
 export async function spoolUpload(importId: string, format: ImportFormatName, source: ByteSource): Promise<number> {
   makePrivate(spoolDir());
+  await removeAbandonedUploads();
   const final = spoolPath(importId);
   const partial = `${final}.part`;
   const handle = await fs.promises.open(partial, "w", 0o600);
@@ -60,6 +61,19 @@ export async function spoolUpload(importId: string, format: ImportFormatName, so
     await handle.close().catch(() => {});
     await fs.promises.rm(partial, { force: true });
     throw err;
+  }
+}
+
+/** An upload still being written after this long was cut by a server that stopped (requests end within 300 s). */
+const ABANDONED_MS = 60 * 60 * 1000;
+
+/** Removes partial uploads that a stopped server left behind (the request that wrote them is gone with it). */
+async function removeAbandonedUploads(): Promise<void> {
+  const names = await fs.promises.readdir(spoolDir()).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.endsWith(".part"))) {
+    const file = path.join(spoolDir(), name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > ABANDONED_MS) await fs.promises.rm(file, { force: true });
   }
 }
 
