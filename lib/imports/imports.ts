@@ -1,4 +1,3 @@
-import { log } from "@/lib/log/logger";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
@@ -76,8 +75,9 @@ const READ_STEP_MS = 60_000;
 /**
  * Reads an import's spool file into its trackable's locations, for READ_STEP_MS at most (true when the import has
  * ended): the fixes are stored in batches of MAX_BATCH with resends dropped, and the progress is written to the import
- * after each batch. A bad record is counted, reported (the first MAX_IMPORT_ERRORS) and skipped; a file that cannot be
- * read on ends the import as failed, keeping what was stored. The reading starts at the file's start every time, and
+ * with each batch, in one transaction. A bad record is counted, reported (the first MAX_IMPORT_ERRORS) and skipped; a
+ * file that cannot be read on ends the import as failed, keeping what was stored; another error (the database) throws,
+ * for the workflow to try the step again. The reading starts at the file's start every time, and
  * passes over the records the import has already counted (all stored): a step that follows another, or one run again
  * after a server stopped mid-read, goes on where the last progress was written. When the spool file is not on this
  * server (another server received it and stopped), the import ends as failed, saying so. The spool file is removed
@@ -107,6 +107,7 @@ export async function readImport(importId: string, opts: { stepMs?: number } = {
   if (ended) await removeSpool(importId);
   return ended;
 }
+
 /** GET …/trackables/{id}/imports/{importId}: an import of the account's trackable (404 otherwise). */
 export async function getImport({ ctx, trackableId, importId }: { ctx: Ctx; trackableId: string; importId: string }): Promise<Import> {
   const [row] = await exec(ctx)
@@ -153,21 +154,28 @@ async function runImport(ctx: Ctx, row: ImportRow, source: ByteSource, until: nu
   let flushedProcessed = already;
   const errors: ImportErrorEntry[] = [...row.errors];
   let batch: Fix[] = [];
-  const progress = async (extra: Partial<ImportRow> = {}) => {
-    const [updated] = await exec(ctx)
+  const write = async (on: Ctx, counts: { processed: number; stored: number }, extra: Partial<ImportRow> = {}) => {
+    const [updated] = await exec(on)
       .update(imports)
-      .set({ processed: flushedProcessed, stored, skipped: flushedProcessed - stored, errors, updatedAt: new Date(), ...extra })
+      .set({ ...counts, skipped: counts.processed - counts.stored, errors, updatedAt: new Date(), ...extra })
       .where(eq(imports.id, row.id))
       .returning();
     // The trackable (and with it the import) was deleted while the file was read.
     if (!updated) throw notFound("Trackable", row.trackableId);
-    return updated;
   };
+  const progress = (extra: Partial<ImportRow> = {}) => write(ctx, { processed: flushedProcessed, stored }, extra);
+  // A batch and the progress that counts it commit together: a run that reads on after a stop passes over exactly
+  // the records that were stored, and counts each stored location once.
   const flush = async () => {
-    if (batch.length > 0) stored += await storeImportBatch(ctx, row.trackableId, batch, { evaluate: row.evaluate });
+    const counted = processed;
+    const added = await withTransaction(ctx, async (txCtx) => {
+      const n = batch.length > 0 ? await storeImportBatch(txCtx, row.trackableId, batch, { evaluate: row.evaluate }) : 0;
+      await write(txCtx, { processed: counted, stored: stored + n });
+      return n;
+    });
+    stored += added;
+    flushedProcessed = counted;
     batch = [];
-    flushedProcessed = processed;
-    await progress();
   };
 
   try {
@@ -188,13 +196,15 @@ async function runImport(ctx: Ctx, row: ImportRow, source: ByteSource, until: nu
     await progress({ status: "completed", completedAt: new Date() });
     return true;
   } catch (err) {
+    // Not the file's fault nor the request's (the database went away): the step is tried again by its workflow, and
+    // reads on from the progress committed so far; its last try that fails ends the import (see read-import).
+    if (!(err instanceof ImportFileError) && !(err instanceof ApiError)) throw err;
     // What was parsed before the file broke off is still stored.
     if (err instanceof ImportFileError) {
       await flush().catch(() => {});
       if (errors.length < MAX_IMPORT_ERRORS + 1) errors.push({ ...err.position, message: err.message });
     } else {
-      log.error(`[imports] import ${row.id} failed:`, err);
-      errors.push({ message: err instanceof ApiError ? err.message : "An internal error stopped the import; what was stored before it stays" });
+      errors.push({ message: err.message });
     }
     flushedProcessed = Math.max(already, processed - batch.length);
     await progress({ status: "failed", completedAt: new Date() });
