@@ -69,8 +69,12 @@ export async function startImport({ ctx, trackableId, req, query }: { ctx: Ctx; 
   }
 }
 
-/** How long one step of the reading runs before the next step takes over (a step is one request on Inngest). */
-const READ_STEP_MS = 60_000;
+/**
+ * How long one step of the reading runs before the next step takes over (a step is one request on Inngest). Each
+ * step parses the file again from its start to pass over what was read: long steps keep that cost small (a 500 MB
+ * file takes one or two); the embedded runner renews a step's lease for as long as it runs.
+ */
+const READ_STEP_MS = 15 * 60_000;
 
 /**
  * Reads an import's spool file into its trackable's locations, for READ_STEP_MS at most (true when the import has

@@ -3,8 +3,8 @@ import { failImport, readImport } from "@/lib/imports/imports";
 import { defineWorkflow } from "../types";
 
 /**
- * read-import: reads an uploaded history file (spooled under DATA_DIR) into its trackable, in steps of at most a
- * minute each; a step run again (a retry, or a server that stopped mid-read and whose run was taken over) goes on from
+ * read-import: reads an uploaded history file (spooled under DATA_DIR) into its trackable, in steps of at most
+ * 15 minutes each; a step run again (a retry, or a server that stopped mid-read and whose run was taken over) goes on from
  * the import's recorded progress, and resends are dropped, so reading again is safe. A step's last try that fails
  * ends the import as failed: no import stays running once its run is over.
  */
