@@ -1,6 +1,7 @@
 "use client";
 // Import a history file into the trackable: the file goes to the dashboard's import route (the same verb as
-// POST /api/v1/trackables/{id}/imports), and while it uploads the trackable's newest import is polled for its counts.
+// POST /api/v1/trackables/{id}/imports), which answers once it is uploaded; the server then reads it in the background,
+// and the trackable's newest import is polled for its counts until it has ended.
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import { Alert, Button, Card, inputClass } from "@/components/ui";
@@ -13,6 +14,7 @@ export function ImportPanel({ trackableId }: { trackableId: string }) {
   const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [running, setRunning] = useState(false);
+  const [uploading, setUploading] = useState(false);
   const [progress, setProgress] = useState<Import | null>(null);
   const [result, setResult] = useState<Import | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -29,27 +31,39 @@ export function ImportPanel({ trackableId }: { trackableId: string }) {
     setResult(null);
     setProgress(null);
     setRunning(true);
-    const startedAt = Date.now();
-    const poll = setInterval(async () => {
-      const res = await fetch(base, { cache: "no-store" }).catch(() => null);
-      const latest = res?.ok ? ((await res.json()) as { data: Import | null }).data : null;
-      if (latest && Date.parse(latest.createdAt) >= startedAt - 60_000 && latest.status === "running") setProgress(latest);
-    }, POLL_MS);
+    setUploading(true);
     try {
       const body = new FormData();
       body.append("file", file, file.name);
       const res = await fetch(base, { method: "POST", body });
       const json = await res.json();
-      if (!res.ok) setError(json?.error?.message ?? `The import failed (HTTP ${res.status}).`);
-      else {
-        setResult(json as Import);
-        router.refresh();
+      setUploading(false);
+      if (!res.ok) {
+        setError(json?.error?.message ?? `The import failed (HTTP ${res.status}).`);
+        return;
       }
+      let current = json as Import;
+      setProgress(current);
+      while (current.status === "running") {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        const latest = await fetch(base, { cache: "no-store" }).catch(() => null);
+        // A poll that failed (the server restarting) is tried again: the import goes on, or is ended, on the server.
+        if (!latest?.ok) continue;
+        const data = ((await latest.json()) as { data: Import | null }).data;
+        if (!data || data.id !== current.id) {
+          setError("Another import of this trackable started meanwhile: this one goes on in the background.");
+          return;
+        }
+        current = data;
+        setProgress(current);
+      }
+      setResult(current);
+      router.refresh();
     } catch {
       setError("The upload was interrupted. Try again.");
     } finally {
-      clearInterval(poll);
       setRunning(false);
+      setUploading(false);
       setProgress(null);
     }
   }
@@ -75,9 +89,9 @@ export function ImportPanel({ trackableId }: { trackableId: string }) {
       <div aria-live="polite" className="mt-3 space-y-2">
         {running ? (
           <p className="text-sm text-slate-700" data-testid="import-progress">
-            {progress
-              ? `Reading the file: ${progress.processed.toLocaleString("en")} records, ${progress.stored.toLocaleString("en")} stored so far…`
-              : "Uploading the file…"}
+            {uploading || !progress
+              ? "Uploading the file…"
+              : `Reading the file: ${progress.processed.toLocaleString("en")} records, ${progress.stored.toLocaleString("en")} stored so far…`}
           </p>
         ) : null}
         {error ? <Alert>{error}</Alert> : null}

@@ -1,10 +1,12 @@
-import { log } from "@/lib/log/logger";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { and, desc, eq } from "drizzle-orm";
-import { exec, type Ctx } from "@/lib/context";
-import { imports, type ImportErrorEntry, type ImportRow } from "@/lib/db/schema";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
+import { getDb, type Executor } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { accounts, imports, type ImportErrorEntry, type ImportRow } from "@/lib/db/schema";
+import { enqueue, wakeRunner } from "@/lib/jobs/client";
 import { mediaType, type RequestLike } from "@/lib/http/body";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { MAX_BATCH } from "@/lib/locations/schemas";
@@ -12,7 +14,9 @@ import { requireTrackable } from "@/lib/trackables/trackables";
 import { detectFormat, IMPORT_FORMATS, IMPORT_FORMAT_NAMES, type ImportFormatName } from "./formats";
 import { ImportFileError, type ByteSource, type Fix } from "./formats/types";
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ERRORS, type Import, type ImportQuery } from "./schemas";
+import { openSpool, removeSpool, spoolUpload, tooLarge } from "./spool";
 import { storeImportBatch } from "./store";
+import { readImportFile } from "@/lib/jobs/workflows/read-import";
 
 /** An opened upload: the file's bytes as they arrive, what tells its format, and how to let go of the rest of it. */
 interface Upload {
@@ -23,12 +27,10 @@ interface Upload {
 }
 
 /**
- * POST …/trackables/{id}/imports: reads a history file from the request (a multipart body's file, or the raw body) as
- * it arrives, through the format's streaming parser, storing the fixes in batches of MAX_BATCH with resends dropped,
- * and recording the progress on the import after each batch (GET shows it while the upload runs). Memory holds one
- * batch, whatever the file's size (up to MAX_IMPORT_BYTES). A bad record is counted, reported (the first
- * MAX_IMPORT_ERRORS) and skipped; a file that cannot be read on ends the import as failed, keeping what was stored.
- * Answers once the file is read, with the import.
+ * POST …/trackables/{id}/imports: streams the history file from the request (a multipart body's file, or the raw body)
+ * to a spool file under DATA_DIR, refusing it with 413 past MAX_IMPORT_BYTES and with 400 when its format cannot be
+ * told or its first bytes are not of that format; then records the import as running, queues its reading
+ * (the read-import workflow: see readImport) and answers at once with the import. GET shows its progress.
  */
 export async function startImport({ ctx, trackableId, req, query }: { ctx: Ctx; trackableId: string; req: RequestLike; query: ImportQuery }): Promise<Import> {
   await requireTrackable(ctx, trackableId);
@@ -43,12 +45,71 @@ export async function startImport({ ctx, trackableId, req, query }: { ctx: Ctx; 
       `Cannot tell the file's format from its name or Content-Type: name it with ?format= (${IMPORT_FORMAT_NAMES.join(", ")})`,
     );
   }
-  const [row] = await exec(ctx)
-    .insert(imports)
-    .values({ accountId: ctx.account.id, trackableId, format, evaluate: query.evaluate })
-    .returning();
-  const done = await runImport(ctx, row!, format, upload);
-  return serializeImport(done);
+  const id = newId();
+  try {
+    await spoolUpload(id, format, upload.source);
+  } catch (err) {
+    upload.discard();
+    throw err;
+  }
+  try {
+    const row = await withTransaction(ctx, async (txCtx) => {
+      const [inserted] = await exec(txCtx)
+        .insert(imports)
+        .values({ id, accountId: ctx.account.id, trackableId, format, evaluate: query.evaluate })
+        .returning();
+      await enqueue(readImportFile, { importId: id }, { executor: txCtx.tx, eventId: `import-${id}` });
+      return inserted!;
+    });
+    wakeRunner(readImportFile.name);
+    return serializeImport(row);
+  } catch (err) {
+    await removeSpool(id);
+    throw err;
+  }
+}
+
+/**
+ * How long one step of the reading runs before the next step takes over (a step is one request on Inngest). Each
+ * step parses the file again from its start to pass over what was read: long steps keep that cost small (a 500 MB
+ * file takes one or two); the embedded runner renews a step's lease for as long as it runs.
+ */
+const READ_STEP_MS = 15 * 60_000;
+
+/**
+ * Reads an import's spool file into its trackable's locations, for READ_STEP_MS at most (true when the import has
+ * ended): the fixes are stored in batches of MAX_BATCH with resends dropped, and the progress is written to the import
+ * with each batch, in one transaction. A bad record is counted, reported (the first MAX_IMPORT_ERRORS) and skipped; a
+ * file that cannot be read on ends the import as failed, keeping what was stored; another error (the database) throws,
+ * for the workflow to try the step again. The reading starts at the file's start every time, and
+ * passes over the records the import has already counted (all stored): a step that follows another, or one run again
+ * after a server stopped mid-read, goes on where the last progress was written. When the spool file is not on this
+ * server (another server received it and stopped), the import ends as failed, saying so. The spool file is removed
+ * when the import ends.
+ */
+export async function readImport(importId: string, opts: { stepMs?: number } = {}): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ imp: imports, plan: accounts.plan })
+    .from(imports)
+    .innerJoin(accounts, eq(accounts.id, imports.accountId))
+    .where(eq(imports.id, importId));
+  if (!row || row.imp.status !== "running") {
+    await removeSpool(importId);
+    return true;
+  }
+  const ctx: Ctx = { account: { id: row.imp.accountId, plan: row.plan }, db };
+  const source = openSpool(importId);
+  if (!source) {
+    await finishImport(db, row.imp, {
+      status: "failed",
+      errors: [...row.imp.errors, { message: "The server stopped before the file was read to its end, and the uploaded file is gone: upload it again (what was stored stays)" }],
+    });
+    return true;
+  }
+  const ended = await runImport(ctx, row.imp, source, Date.now() + (opts.stepMs ?? READ_STEP_MS));
+  if (ended) await removeSpool(importId);
+  return ended;
 }
 
 /** GET …/trackables/{id}/imports/{importId}: an import of the account's trackable (404 otherwise). */
@@ -73,57 +134,87 @@ export async function latestImport({ ctx, trackableId }: { ctx: Ctx; trackableId
   return row ? serializeImport(row) : null;
 }
 
-async function runImport(ctx: Ctx, row: ImportRow, format: ImportFormatName, upload: Upload): Promise<ImportRow> {
+/** Ends a running import as failed with `message` (its run is over without ending it), removing its spool file. */
+export async function failImport(importId: string, message: string): Promise<void> {
+  const db = await getDb();
+  const [row] = await db.select().from(imports).where(eq(imports.id, importId));
+  if (row) await finishImport(db, row, { status: "failed", errors: [...row.errors, { message }] });
+  await removeSpool(importId);
+}
+
+async function finishImport(db: Executor, row: ImportRow, set: Partial<ImportRow>): Promise<void> {
+  await db
+    .update(imports)
+    .set({ ...set, updatedAt: new Date(), completedAt: new Date() })
+    .where(and(eq(imports.id, row.id), eq(imports.status, "running")));
+}
+
+/** Reads on from the import's progress until the file ends (true) or `until` (false: the next step goes on). */
+async function runImport(ctx: Ctx, row: ImportRow, source: ByteSource, until: number): Promise<boolean> {
+  // What the import counted before (an earlier step, or a run that stopped): stored, passed over on this read.
+  const already = row.processed;
   let processed = 0;
-  let stored = 0;
-  let flushedProcessed = 0;
-  const errors: ImportErrorEntry[] = [];
+  let stored = row.stored;
+  let flushedProcessed = already;
+  const errors: ImportErrorEntry[] = [...row.errors];
   let batch: Fix[] = [];
-  const progress = async (extra: Partial<ImportRow> = {}) => {
-    const [updated] = await exec(ctx)
+  const write = async (on: Ctx, counts: { processed: number; stored: number }, extra: Partial<ImportRow> = {}) => {
+    const [updated] = await exec(on)
       .update(imports)
-      .set({ processed: flushedProcessed, stored, skipped: flushedProcessed - stored, errors, updatedAt: new Date(), ...extra })
+      .set({ ...counts, skipped: counts.processed - counts.stored, errors, updatedAt: new Date(), ...extra })
       .where(eq(imports.id, row.id))
       .returning();
     // The trackable (and with it the import) was deleted while the file was read.
     if (!updated) throw notFound("Trackable", row.trackableId);
-    return updated;
   };
+  const progress = (extra: Partial<ImportRow> = {}) => write(ctx, { processed: flushedProcessed, stored }, extra);
+  // A batch and the progress that counts it commit together: a run that reads on after a stop passes over exactly
+  // the records that were stored, and counts each stored location once.
   const flush = async () => {
-    if (batch.length > 0) stored += await storeImportBatch(ctx, row.trackableId, batch, { evaluate: row.evaluate });
+    const counted = processed;
+    const added = await withTransaction(ctx, async (txCtx) => {
+      const n = batch.length > 0 ? await storeImportBatch(txCtx, row.trackableId, batch, { evaluate: row.evaluate }) : 0;
+      await write(txCtx, { processed: counted, stored: stored + n });
+      return n;
+    });
+    stored += added;
+    flushedProcessed = counted;
     batch = [];
-    flushedProcessed = processed;
-    await progress();
   };
 
   try {
-    for await (const record of IMPORT_FORMATS[format].parse(upload.source)) {
+    for await (const record of IMPORT_FORMATS[row.format as ImportFormatName].parse(source)) {
       processed++;
+      if (processed <= already) continue;
       if ("error" in record) {
         if (errors.length < MAX_IMPORT_ERRORS) errors.push(record.error);
         continue;
       }
       batch.push(record.fix);
-      if (batch.length >= MAX_BATCH) await flush();
+      if (batch.length >= MAX_BATCH) {
+        await flush();
+        if (Date.now() >= until) return false;
+      }
     }
     await flush();
-    return await progress({ status: "completed", completedAt: new Date() });
+    await progress({ status: "completed", completedAt: new Date() });
+    return true;
   } catch (err) {
-    upload.discard();
+    // Not the file's fault nor the request's (the database went away): the step is tried again by its workflow, and
+    // reads on from the progress committed so far; its last try that fails ends the import (see read-import).
+    if (!(err instanceof ImportFileError) && !(err instanceof ApiError)) throw err;
     // What was parsed before the file broke off is still stored.
     if (err instanceof ImportFileError) {
       await flush().catch(() => {});
       if (errors.length < MAX_IMPORT_ERRORS + 1) errors.push({ ...err.position, message: err.message });
     } else {
-      log.error(`[imports] import ${row.id} failed:`, err);
-      errors.push({ message: err instanceof ApiError ? err.message : "An internal error stopped the import; what was stored before it stays" });
+      errors.push({ message: err.message });
     }
-    flushedProcessed = processed - batch.length;
-    return progress({ status: "failed", completedAt: new Date() });
+    flushedProcessed = Math.max(already, processed - batch.length);
+    await progress({ status: "failed", completedAt: new Date() });
+    return true;
   }
 }
-
-const tooLarge = () => new ApiError("payload_too_large", `The file exceeds ${MAX_IMPORT_BYTES} bytes (512 MB)`);
 
 /** The request's file: the first file part of a multipart/form-data body, or else the body itself. */
 async function openUpload(req: RequestLike): Promise<Upload> {
@@ -131,7 +222,7 @@ async function openUpload(req: RequestLike): Promise<Upload> {
   const body = Readable.fromWeb(req.body as NodeReadableStream<Uint8Array>);
   const type = mediaType(req);
   if (type !== "multipart/form-data") {
-    return { source: limited(body), filename: null, mediaType: type, discard: () => body.destroy() };
+    return { source: body, filename: null, mediaType: type, discard: () => body.destroy() };
   }
   let bb: busboy.Busboy;
   try {
@@ -151,7 +242,7 @@ async function openUpload(req: RequestLike): Promise<Upload> {
     const { stream, filename, mimeType } = await file;
     const part = mimeType && mimeType !== "application/octet-stream" ? mimeType.split(";")[0]!.trim().toLowerCase() : null;
     return {
-      source: limited(stream),
+      source: stream,
       filename: filename || null,
       mediaType: part,
       discard: () => {
@@ -162,24 +253,6 @@ async function openUpload(req: RequestLike): Promise<Upload> {
   } catch (err) {
     body.destroy();
     throw err;
-  }
-}
-
-/** The bytes, refused once past MAX_IMPORT_BYTES (the import then fails with what was stored kept). */
-async function* limited(source: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  let size = 0;
-  const iterator = source[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<Uint8Array>;
-    try {
-      next = await iterator.next();
-    } catch (err) {
-      throw new ImportFileError(`the upload broke off after ${size} bytes (${(err as Error).message})`);
-    }
-    if (next.done) return;
-    size += next.value.byteLength;
-    if (size > MAX_IMPORT_BYTES) throw new ImportFileError(`the file exceeds ${MAX_IMPORT_BYTES} bytes (512 MB)`);
-    yield next.value;
   }
 }
 

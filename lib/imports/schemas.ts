@@ -3,7 +3,7 @@ import { IMPORT_STATUSES } from "@/lib/db/schema/imports";
 import { Id, Timestamp } from "@/lib/schemas/common";
 import { IMPORT_FORMAT_NAMES } from "./formats";
 
-/** The largest file an import reads (the request body, or the file part of a multipart body). */
+/** The largest file an import takes (the request body, or the file part of a multipart body): refused with 413 beyond. */
 export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 /** How many problems an import reports, in file order. */
 export const MAX_IMPORT_ERRORS = 20;
@@ -41,11 +41,15 @@ export const Import = z
   .object({
     id: Id,
     trackableId: Id,
-    status: z.enum(IMPORT_STATUSES).meta({ description: "running while the file is read; completed, or failed when the file could not be read to its end" }),
+    status: z.enum(IMPORT_STATUSES).meta({
+      description:
+        "running while the uploaded file is read in the background (the POST answers with it); completed, or failed when " +
+        "the file could not be read to its end (or the server stopped and the upload was lost): what was stored stays",
+    }),
     format: ImportFormatParam,
     evaluate: z.boolean(),
-    processed: z.number().int().meta({ description: "Location records read so far" }),
-    stored: z.number().int().meta({ description: "Locations stored" }),
+    processed: z.number().int().meta({ description: "Location records read so far (updated after every batch of 1,000)" }),
+    stored: z.number().int().meta({ description: "Locations stored so far" }),
     skipped: z.number().int().meta({ description: "Records not stored: invalid ones (see errors) and resends of stored locations" }),
     errors: z.array(ImportProblem).meta({ description: `The first ${MAX_IMPORT_ERRORS} problems, in file order` }),
     createdAt: Timestamp,

@@ -884,7 +884,8 @@ const paths: ZodOpenApiPathsObject = {
       errors: ["invalid_request", "not_found", "conflict"],
     }),
   },
-  // History imports: the file is the request body (raw, or the file part of multipart/form-data), streamed.
+  // History imports: the file is the request body (raw, or the file part of multipart/form-data), streamed to disk and
+  // read in the background.
   "/trackables/{trackableId}/imports": {
     post: {
       ...op({
@@ -893,16 +894,19 @@ const paths: ZodOpenApiPathsObject = {
         summary: "Import a history file",
         description:
           "Reads a GPX, GeoJSON, CSV (the export's columns), OwnTracks Recorder `.rec` or Google Takeout `Records.json` " +
-          "file of up to 512 MB into the trackable's locations (source `import`), streaming it in batches of 1,000. " +
+          "file of up to 512 MB into the trackable's locations (source `import`), in batches of 1,000. " +
           "Send the file as the raw body (format from `?format=` or the Content-Type) or as the file field of a " +
           "`multipart/form-data` body (format from `?format=`, else the file name). Resends of stored locations are " +
           "dropped; invalid records are skipped and the first 20 reported by line (or array index). With `evaluate=false` " +
-          "(the default) the history raises no geofence events and calls no webhooks. The response comes once the file " +
-          "is read; `GET …/imports/{importId}` shows the progress meanwhile.",
+          "(the default) the history raises no geofence events and calls no webhooks. The upload is written to the server's " +
+          "disk as it arrives (413 past 512 MB; 400 when the format cannot be told or the file's first bytes are not of " +
+          "it), and the response comes as soon as it is received, with `status: \"running\"`: the server then reads the " +
+          "file in the background, and `GET …/imports/{importId}` (the `Location` header) shows its progress and outcome. " +
+          "A server that stops meanwhile reads the file on when it starts again, or ends the import as `failed`.",
         path: trackableIdPath,
         query: ImportQuery,
-        ok: { status: "202", schema: Import, description: "The import, completed or failed", headers: z.object({ Location: z.string() }) },
-        errors: ["not_found", "payload_too_large"],
+        ok: { status: "202", schema: Import, description: "The import, running: its file is read in the background", headers: z.object({ Location: z.string() }) },
+        errors: ["invalid_request", "not_found", "payload_too_large"],
       }),
       requestBody: {
         required: true,

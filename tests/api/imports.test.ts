@@ -12,8 +12,8 @@ async function trackableOf(a: TestAccount) {
   return res.body.id as string;
 }
 
-/** POST …/imports with a raw body (the harness's client would JSON-encode it). */
-async function upload(a: TestAccount, id: string, body: BodyInit, query = "", headers: Record<string, string> = {}) {
+/** POST …/imports with a raw body (the harness's client would JSON-encode it): the answer, as it came. */
+async function post(a: TestAccount, id: string, body: BodyInit, query = "", headers: Record<string, string> = {}) {
   const res = await fetch(`${baseUrl()}/api/v1/trackables/${id}/imports${query}`, {
     method: "POST",
     headers: { Authorization: `Bearer ${a.key}`, ...headers },
@@ -21,6 +21,25 @@ async function upload(a: TestAccount, id: string, body: BodyInit, query = "", he
     duplex: "half",
   } as RequestInit);
   return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+/** The import, polled with GET until it is no longer running (it is read in the background). */
+async function settled(a: TestAccount, id: string, importId: string) {
+  for (let i = 0; i < 600; i++) {
+    const res = await a.api("GET", `/trackables/${id}/imports/${importId}`);
+    expect(res.status).toBe(200);
+    if (res.body.status !== "running") return res.body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`import ${importId} still running after 60 s`);
+}
+
+/** POST …/imports, then (when it was accepted) the import once it has ended, in place of the 202's body. */
+async function upload(a: TestAccount, id: string, body: BodyInit, query = "", headers: Record<string, string> = {}) {
+  const res = await post(a, id, body, query, headers);
+  if (res.status !== 202) return { ...res, accepted: null };
+  expect(res.body.status).toBe("running");
+  return { ...res, accepted: res.body, body: await settled(a, id, res.body.id) };
 }
 
 async function history(a: TestAccount, id: string) {
@@ -51,9 +70,7 @@ describe("POST /trackables/{id}/imports", () => {
       ["2026-08-09T23:01:46.781Z", "import"],
     ]);
 
-    const again = await a.api("GET", `/trackables/${id}/imports/${res.body.id}`);
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(res.body);
+    expect(res.accepted).toMatchObject({ id: res.body.id, status: "running", format: "gpx", completedAt: null });
   });
 
   it("applies the account's privacy zones to imported history: dropped inside a drop zone, moved to the centre of a blur zone", async () => {
@@ -156,6 +173,13 @@ describe("POST /trackables/{id}/imports", () => {
     const unknown = await upload(a, id, "x", "", { "Content-Type": "application/octet-stream" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain("?format=");
+    // Not GPX from its first bytes: refused while the upload runs, and no import is left behind.
+    const html = await post(a, id, "Not found: the file was moved.\n".repeat(4000), "?format=gpx");
+    expect(html.status).toBe(400);
+    expect(html.body.error.message).toMatch(/cannot be read as GPX/);
+    const json = await post(a, id, "this is not json", "?format=geojson");
+    expect(json.status).toBe(400);
+    expect(json.body.error.message).toMatch(/cannot be read as GeoJSON/);
     expect((await upload(b, id, fixture("gpslogger-2012.gpx"), "?format=gpx")).status).toBe(404);
     const mine = await upload(a, id, fixture("gpslogger-2012.gpx"), "?format=gpx");
     expect(mine.body).toMatchObject({ processed: 2, stored: 1, skipped: 1 });

@@ -110,7 +110,7 @@ describe("deliver-webhook on Inngest", () => {
 
   it("serves every workflow as an Inngest function with its trigger and per-trackable concurrency", () => {
     const ids = m.functions.functions.map((f) => f.id()).sort();
-    expect(ids).toEqual(["deliver-notification", "deliver-webhook", "device-offline-sweep", "evaluate-geofences", "purge-idempotency-keys", "retention-sweep"]);
+    expect(ids).toEqual(["deliver-notification", "deliver-webhook", "device-offline-sweep", "evaluate-geofences", "purge-idempotency-keys", "read-import", "retention-sweep"]);
   });
 
   it("evaluate-geofences runs the evaluation as a step and records the entry once", async () => {
