@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { apiClient, createApiKey } from "./support/api";
+import { test as freshTest } from "./support/fresh-account";
 import { shot } from "./support/screens";
 
 // The privacy zones page: add a zone with the form, see it listed and drawn on the map in its own style, edit it,
@@ -66,4 +67,23 @@ test("pause and resume a trackable's tracking from its page; posts while paused 
   await page.getByRole("button", { name: "Resume tracking" }).click();
   await expect(page.getByTestId("tracking-paused")).toHaveCount(0);
   expect((await api.get(`/trackables/${trackable.id}`)).body.tracking).toBe("active");
+});
+
+// A new, empty account: the maps are counted, so no other spec's zone may be drawn on them.
+freshTest("the fleet map shows the account's privacy zones, a trackable's map those that apply to it", async ({ page, request }) => {
+  const api = apiClient(request, await createApiKey(page, "zones on maps"));
+  const van = (await api.post("/trackables", { name: "Van" })).body as { id: string };
+  const bike = (await api.post("/trackables", { name: "Bike" })).body as { id: string };
+  const at = new Date(Date.now() - 60_000).toISOString();
+  for (const t of [van, bike]) expect((await api.post(`/trackables/${t.id}/locations`, { latitude: 52.53, longitude: 13.41, timestamp: at })).status).toBe(201);
+  expect((await api.post("/privacy-zones", { name: "Home", latitude: 52.52, longitude: 13.405, radius: 300 })).status).toBe(201);
+  expect((await api.post("/privacy-zones", { name: "Vans' yard", latitude: 52.54, longitude: 13.42, radius: 200, mode: "blur", trackableIds: [van.id] })).status).toBe(201);
+
+  await page.goto("/trackables");
+  await expect(page.locator(".leaflet-container path.fl-privacy-zone")).toHaveCount(2);
+  await page.goto(`/trackables/${van.id}`);
+  await expect(page.getByTestId("track-map").locator("path.fl-privacy-zone")).toHaveCount(2);
+  await shot(page, "trackable-privacy-zones-1280");
+  await page.goto(`/trackables/${bike.id}`);
+  await expect(page.getByTestId("track-map").locator("path.fl-privacy-zone")).toHaveCount(1);
 });

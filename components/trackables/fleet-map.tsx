@@ -1,6 +1,6 @@
 "use client";
 // The trackables list's map: every trackable's latest position (labelled, clustered where markers overlap) and the
-// account's geofences, fitted to them all; a marker opens its trackable's page.
+// account's geofences, fitted to them all, with its privacy zones as context; a marker opens its trackable's page.
 import "leaflet.markercluster/dist/MarkerCluster.css";
 import "@/components/map/marks.css";
 import L from "leaflet";
@@ -10,6 +10,7 @@ import MarkerClusterGroup from "react-leaflet-cluster";
 import BaseMap from "@/components/map/base-map";
 import { FenceShapes, fenceBoundsPoints, type MapFence } from "@/components/map/fences";
 import { dotIcon, escapeHtml } from "@/components/map/markers";
+import { PrivacyZoneShapes, type MapZone } from "@/components/map/privacy-zones";
 import type { MapConfig } from "@/lib/config/map";
 import type { DeviceStatus } from "@/lib/trackables/status";
 import { Time } from "@/components/ui/time";
@@ -51,11 +52,14 @@ export default function FleetMap({
   config,
   points,
   fences = [],
+  zones = [],
   className,
 }: {
   config: MapConfig;
   points: FleetMapPoint[];
   fences?: MapFence[];
+  /** The account's privacy zones, drawn as context (not framed). */
+  zones?: MapZone[];
   className?: string;
 }) {
   const router = useRouter();
@@ -64,6 +68,7 @@ export default function FleetMap({
   return (
     <BaseMap config={config} bounds={bounds} label="Map of trackables" className={className}>
       <FenceShapes fences={fences} />
+      <PrivacyZoneShapes zones={zones} />
       <MarkerClusterGroup
         iconCreateFunction={clusterIcon}
         // Markers carry labels ~100 px wide: cluster those closer than that, never at street level.

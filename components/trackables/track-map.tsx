@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Circle, CircleMarker, Marker, Polyline, Tooltip } from "react-leaflet";
 import BaseMap from "@/components/map/base-map";
 import { FenceShapes, type MapFence } from "@/components/map/fences";
+import { PrivacyZoneShapes, type MapZone } from "@/components/map/privacy-zones";
 import { dotIcon } from "@/components/map/markers";
 import type { MapConfig } from "@/lib/config/map";
 
@@ -43,6 +44,7 @@ export default function TrackMap({
   latest,
   online,
   fences = [],
+  zones = [],
   transitions = [],
   className,
 }: {
@@ -52,6 +54,8 @@ export default function TrackMap({
   latest: (TrackPoint & { accuracy: number | null; name: string }) | null;
   online: boolean;
   fences?: MapFence[];
+  /** The privacy zones that apply to the trackable, drawn as context (not framed). */
+  zones?: MapZone[];
   transitions?: TrackTransition[];
   className?: string;
 }) {
@@ -63,6 +67,7 @@ export default function TrackMap({
     <div>
       <BaseMap config={config} bounds={all.length > 0 ? all : undefined} label="Track map" className={className}>
         <FenceShapes fences={fences} />
+        <PrivacyZoneShapes zones={zones} />
         {line.length > 1 ? <Polyline positions={line} pathOptions={{ color: "#4f46e5", weight: 3, opacity: 0.8 }} /> : null}
         {dots.map((p, i) => (
           <CircleMarker

@@ -1,5 +1,5 @@
 import { invalidBody, unknownTrackables } from "@/lib/trackables/owned";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { privacyZones, type PrivacyZoneRow } from "@/lib/db/schema";
@@ -57,6 +57,35 @@ export async function listPrivacyZones({ ctx, query }: { ctx: Ctx; query: { limi
     .limit(query.limit + 1);
   const { page, nextCursor } = paginate(rows, query.limit, (r) => ({ id: r.id }));
   return { data: page.map(serializePrivacyZone), nextCursor };
+}
+
+/** At most this many zones are drawn on a map (an account has a handful; the page lists them all). */
+const MAP_ZONES = 500;
+
+/**
+ * The zones a map shows as context: the account's, or with `trackableId` those that apply to that trackable (listed
+ * for it, or for all). Only what drawing needs.
+ */
+export async function listMapZones({ ctx, trackableId }: { ctx: Ctx; trackableId?: string }) {
+  const rows = await exec(ctx)
+    .select({
+      id: privacyZones.id,
+      name: privacyZones.name,
+      latitude: privacyZones.latitude,
+      longitude: privacyZones.longitude,
+      radius: privacyZones.radius,
+      mode: privacyZones.mode,
+    })
+    .from(privacyZones)
+    .where(
+      and(
+        eq(privacyZones.accountId, ctx.account.id),
+        trackableId ? sql`(${privacyZones.trackableIds} is null or ${trackableId}::uuid = any(${privacyZones.trackableIds}))` : undefined,
+      ),
+    )
+    .orderBy(desc(privacyZones.id))
+    .limit(MAP_ZONES);
+  return rows;
 }
 
 export async function getPrivacyZone({ ctx, id }: { ctx: Ctx; id: string }): Promise<PrivacyZone> {

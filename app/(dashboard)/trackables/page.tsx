@@ -16,6 +16,7 @@ import { getTrackableStatuses, listTrackablePositions } from "@/lib/trackables/s
 import { listTrackables } from "@/lib/trackables/trackables";
 import { listAllGeofences } from "@/lib/geofences/geofences";
 import { getMotionStates } from "@/lib/motion/dashboard";
+import { listMapZones } from "@/lib/privacy-zones/privacy-zones";
 
 export const metadata: Metadata = { title: "Trackables" };
 
@@ -38,11 +39,12 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
     badCursor = true;
     page = await listTrackables({ ctx, query: { limit: PAGE_SIZE } });
   }
-  const [statuses, positions, fences, motion] = await Promise.all([
+  const [statuses, positions, fences, motion, zones] = await Promise.all([
     getTrackableStatuses({ ctx, trackables: page.data, now }),
     listTrackablePositions({ ctx, limit: MAP_LIMIT, now }),
     listAllGeofences({ ctx }),
     getMotionStates({ ctx, trackableIds: page.data.map((t) => t.id) }),
+    listMapZones({ ctx }),
   ]);
   const threshold = env().BATTERY_LOW_THRESHOLD;
   const appUrl = env().APP_URL;
@@ -115,6 +117,7 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
             config={mapConfig()}
             className="h-72 w-full sm:h-96"
             fences={fences.map((g) => ({ id: g.id, name: g.name, latitude: g.latitude, longitude: g.longitude, radius: g.radius, rings: g.geometry?.coordinates ?? null }))}
+            zones={zones}
             points={positions.data.map((p) => ({
               id: p.id,
               name: p.name,

@@ -30,6 +30,7 @@ import { SOURCE_LABELS } from "@/lib/devices/setup";
 import { getTrackableStatuses } from "@/lib/trackables/status";
 import { getTrackable } from "@/lib/trackables/trackables";
 import { listEvents } from "@/lib/events/events";
+import { listMapZones } from "@/lib/privacy-zones/privacy-zones";
 import { listAllGeofences } from "@/lib/geofences/geofences";
 import { listTrackableGeofences } from "@/lib/geofences/occupancy";
 import { readTransitions } from "@/lib/events/transitions";
@@ -62,7 +63,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
   const query = await searchParams;
   const range = parseTimeRange(query, now);
   const tripId = typeof query.trip === "string" ? query.trip : undefined;
-  const [track, statuses, shareLinks, deviceTokens, inside, events, fences, transitions, motion] = await whileItExists(
+  const [track, statuses, shareLinks, deviceTokens, inside, events, fences, transitions, motion, zones] = await whileItExists(
     () =>
       Promise.all([
         readTrack({ ctx, trackableId, from: range.from, to: range.to }),
@@ -74,6 +75,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
         listAllGeofences({ ctx }),
         readTransitions({ ctx, trackableId, from: range.from, to: range.to }),
         readMotionPanel({ ctx, trackableId, from: range.from, to: range.to, tripId }),
+        listMapZones({ ctx, trackableId }),
       ]),
     () => getTrackable({ ctx, id: trackable.id }),
   );
@@ -191,6 +193,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
                     radius: g.radius,
                     rings: g.geometry?.coordinates ?? null,
                   }))}
+                  zones={zones}
                   transitions={transitions.map((t) => ({
                     id: t.id,
                     type: t.type,
