@@ -52,9 +52,10 @@ async function openEmptySpot(page: Page) {
   await expect(map).toHaveAttribute("data-drawing", "true");
   await page.keyboard.press("Escape");
   await expect(map).toHaveAttribute("data-drawing", "false");
-  // A random spot in the South Atlantic's St Helena: typed as a circle, which frames the map on it.
-  const lat = -15.95 + Math.random() * 0.02;
-  const lon = -5.72 + Math.random() * 0.02;
+  // A random spot of the open South Atlantic, typed as a circle, which frames the map on it: spread over hundreds of
+  // kilometres, so no fence of an earlier test (or of this one's retry) is a neighbour the map would keep in view.
+  const lat = -35 + Math.random() * 15;
+  const lon = -25 + Math.random() * 15;
   await page.getByLabel("Latitude").fill(lat.toFixed(6));
   await page.getByLabel("Longitude").fill(lon.toFixed(6));
   await page.getByLabel("Radius (metres)").fill("150");
