@@ -75,9 +75,10 @@ freshTest("the fleet map shows the account's privacy zones, a trackable's map th
   const van = (await api.post("/trackables", { name: "Van" })).body as { id: string };
   const bike = (await api.post("/trackables", { name: "Bike" })).body as { id: string };
   const at = new Date(Date.now() - 60_000).toISOString();
-  for (const t of [van, bike]) expect((await api.post(`/trackables/${t.id}/locations`, { latitude: 52.53, longitude: 13.41, timestamp: at })).status).toBe(201);
+  // Both trackables between the two zones (about 360 m from Home's centre, 330 m from the yard's), outside them.
+  for (const t of [van, bike]) expect((await api.post(`/trackables/${t.id}/locations`, { latitude: 52.5232, longitude: 13.405, timestamp: at })).status).toBe(201);
   expect((await api.post("/privacy-zones", { name: "Home", latitude: 52.52, longitude: 13.405, radius: 300 })).status).toBe(201);
-  expect((await api.post("/privacy-zones", { name: "Vans' yard", latitude: 52.54, longitude: 13.42, radius: 200, mode: "blur", trackableIds: [van.id] })).status).toBe(201);
+  expect((await api.post("/privacy-zones", { name: "Vans' yard", latitude: 52.5262, longitude: 13.405, radius: 200, mode: "blur", trackableIds: [van.id] })).status).toBe(201);
 
   await page.goto("/trackables");
   await expect(page.locator(".leaflet-container path.fl-privacy-zone")).toHaveCount(2);
