@@ -1,25 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { startCapture } from "../tests/support/capture";
 import { createGeofenceViaApi, watchConsole } from "./events-support";
 import { apiClient, createApiKey } from "./support/api";
 // A new, empty account: the test counts the messages its rules produce, so no other spec's geofence or rule may add one.
 import { expect, test } from "./support/fresh-account";
-import { shot } from "./support/screens";
-import { DESK, PHONE } from "./support/workspace";
-
-async function expectAccessible(page: Page, name: string) {
-  for (const viewport of [DESK, PHONE]) {
-    await page.setViewportSize(viewport);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-    expect(bad, bad.join("\n")).toEqual([]);
-    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scroll, `${name} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
-    await shot(page, `${name}-${viewport.width}`);
-  }
-  await page.setViewportSize(DESK);
-}
+import { expectAccessibleAtBothWidths } from "./support/screens";
 
 test("notifications: add a channel and test it, add a rule, see sent and suppressed messages in the log", async ({ page, request }) => {
   const errors = watchConsole(page);
@@ -83,7 +67,7 @@ test("notifications: add a channel and test it, add a rule, see sent and suppres
     await expect(page.getByTestId("notification-row")).toContainText("Cooling down");
 
     await page.goto("/notifications");
-    await expectAccessible(page, "notifications");
+    await expectAccessibleAtBothWidths(page, "notifications");
     errors.expectNone();
   } finally {
     await capture.close();

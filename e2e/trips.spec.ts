@@ -1,11 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { apiClient, createApiKey } from "./support/api";
 import { watchConsole } from "./support/console";
 // A new, empty account: the fleet list and the trips panel count what this test posted, nothing else.
 import { expect, test } from "./support/fresh-account";
-import { shot } from "./support/screens";
-import { DESK, PHONE } from "./support/workspace";
+import { expectAccessibleAtBothWidths } from "./support/screens";
 
 // A drive posted through the API becomes a trip on the trackable's page (times in the viewer's zone, distance, speeds);
 // opening it draws its path and its speed; a trip still under way is marked ongoing; the fleet list says which
@@ -35,19 +32,6 @@ function drive() {
   for (let s = 380; s <= 720; s += 20) fix(s, (s - 360) * 15);
   for (let s = 780; s <= 1140; s += 60) fix(s, 360 * 15);
   return fixes;
-}
-
-async function expectAccessible(page: Page, name: string) {
-  for (const viewport of [DESK, PHONE]) {
-    await page.setViewportSize(viewport);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-    expect(bad, bad.join("\n")).toEqual([]);
-    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scroll, `${name} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
-    await shot(page, `${name}-${viewport.width}`);
-  }
-  await page.setViewportSize(DESK);
 }
 
 test("a posted drive shows as a trip with local times and distance, opens with its path and speed, and the fleet says stopped or moving since", async ({ page, request }) => {
@@ -90,7 +74,7 @@ test("a posted drive shows as a trip with local times and distance, opens with i
   const chart = page.getByTestId("speed-chart");
   await expect(chart).toHaveAttribute("data-samples", "19");
   await expect(chart.getByRole("img", { name: /Speed over time: 19 positions, up to 54 km\/h/ })).toBeVisible();
-  await expectAccessible(page, "trip-opened");
+  await expectAccessibleAtBothWidths(page, "trip-opened");
 
   await detail.getByRole("link", { name: "Close trip" }).click();
   await expect(page.getByTestId("trip-detail")).toHaveCount(0);
@@ -110,6 +94,6 @@ test("a posted drive shows as a trip with local times and distance, opens with i
   await expect(since).toHaveText(new RegExp(`^Stopped since (\\w+ \\d+, )?${clockRe(at(720)).source}$`));
   const moving = page.getByTestId("trackable-row").filter({ hasText: "Courier bike" }).getByTestId("motion-since");
   await expect(moving).toHaveText(new RegExp(`^Moving since (\\w+ \\d+, )?${clockRe(at(360)).source}$`));
-  await expectAccessible(page, "fleet-motion");
+  await expectAccessibleAtBothWidths(page, "fleet-motion");
   errors.expectNone();
 });

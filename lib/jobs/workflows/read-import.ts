@@ -11,7 +11,7 @@ import { defineWorkflow } from "../types";
 export const readImportFile = defineWorkflow({
   name: "read-import",
   event: "fenceline/import.uploaded",
-  payload: z.object({ importId: z.string().uuid() }),
+  payload: z.object({ importId: z.uuid() }),
   retries: 3,
   async run({ importId }, io) {
     for (let step = 0; ; step++) {
