@@ -22,7 +22,8 @@ import {
   type FieldNames,
 } from "./common";
 
-const NAMES: FieldNames = {
+/** OwnTracks' field names for ours: its HTTP payloads and its Recorder's .rec lines use the same. */
+export const OWNTRACKS_FIELDS: FieldNames = {
   latitude: "lat",
   longitude: "lon",
   accuracy: "acc",
@@ -57,7 +58,7 @@ export const owntracks: DeviceFormat<Record<string, unknown> | null> = {
         battery: unlessNegative(message.batt),
         timestamp: unixTimeField(message.tst),
       },
-      NAMES,
+      OWNTRACKS_FIELDS,
       { timeRequired: true },
     );
     return point ? [point] : [];

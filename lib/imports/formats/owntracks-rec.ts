@@ -1,16 +1,6 @@
-import { KMH_TO_MS, scaled, unixTimeField, unlessNegative, type FieldNames } from "@/lib/devices/formats/common";
+import { KMH_TO_MS, scaled, unixTimeField, unlessNegative } from "@/lib/devices/formats/common";
+import { OWNTRACKS_FIELDS } from "@/lib/devices/formats/owntracks";
 import { lines, toRecord, type ImportFormat, type ParsedRecord } from "./types";
-
-const NAMES: FieldNames = {
-  latitude: "lat",
-  longitude: "lon",
-  accuracy: "acc",
-  altitude: "alt",
-  speed: "vel",
-  heading: "cog",
-  battery: "batt",
-  timestamp: "tst",
-};
 
 /**
  * The OwnTracks Recorder's monthly files (store/rec/<user>/<device>/YYYY-MM.rec): a line per message it received,
@@ -58,7 +48,7 @@ function recLine(line: number, text: string): ParsedRecord | null {
       battery: unlessNegative(m.batt),
       timestamp: unixTimeField(typeof m.tst === "string" && /^\d+$/.test(m.tst) ? Number(m.tst) : m.tst),
     },
-    NAMES,
+    OWNTRACKS_FIELDS,
   );
 }
 
