@@ -31,28 +31,41 @@ const WATERMARK_TRAIL_MS = 10_000;
 
 const NEVER = -62135596800000;
 
-// One row per trackable: its motion settings and state, and the earliest timestamp and newest id of the fixes stored
-// since its watermark (null when none). The id range is read from the primary key: the inserts since the last round.
-const NEW_FIXES = `select s.trackable_id as "trackableId", t.motion, s.motion_state as "state", ${ms("n.earliest")} as "earliestMs", n.newest
+// One row per trackable: its motion settings and state, where its new fixes begin (`since`), and the earliest timestamp
+// and newest id of the fixes stored after that (null when none). The fixes between the trailing watermark and the
+// state's `taken` id were all taken in when their count is still the state's `above`: then only later ids are new, so
+// a buffered upload (hours of fixes with ids of one moment) is read once, not again by every round within the trail.
+// Any other count (a fix committed late among them) falls back to everything above the watermark.
+const NEW_FIXES = `select s.trackable_id as "trackableId", t.motion, s.motion_state as "state", k.since, ${ms("n.earliest")} as "earliestMs", n.newest
   from trackable_states s
   join trackables t on t.id = s.trackable_id
+  cross join lateral (select coalesce(s.motion_seen_id, '00000000-0000-0000-0000-000000000000'::uuid) as seen, (s.motion_state->>'taken')::uuid as taken) w
+  cross join lateral (
+    select case when w.taken is not null and w.taken > w.seen and (select count(*) from locations l
+        where l.trackable_id = s.trackable_id and l.id > w.seen and l.id <= w.taken) = (s.motion_state->>'above')::bigint
+      then w.taken else w.seen end as since) k
   cross join lateral (
     select min(l.timestamp) as earliest, max(l.id::text) as newest from locations l
-    where l.trackable_id = s.trackable_id and l.id > coalesce(s.motion_seen_id, '00000000-0000-0000-0000-000000000000'::uuid)) n
+    where l.trackable_id = s.trackable_id and l.id > k.since) n
   where s.trackable_id = any($1::uuid[])`;
 
 // Each window, one row per trackable: the fixes from its start and the trips and speed episodes stored from there (what
 // the round replaces). A window resumed from the stored state gives its bounds; any other starts at the last stop
-// confirmed before the earliest new fix (none: from the first fix).
+// confirmed before the earliest new fix (none: from the first fix). Fixes above the newest id of NEW_FIXES wait for the
+// next round. `above` counts, in the same snapshot as the fixes, those above the new watermark that the state will
+// have taken in: the window's, and the ones at or below `since` (taken in before).
 const WINDOWS = `select v.id as "trackableId", ${ms("s.started_at")} as "stopStartedMs", s.latitude, s.longitude, ${ms("s.anchor_at")} as "anchorMs",
     (select json_agg(json_build_array(l.id, l.latitude, l.longitude, l.accuracy, l.speed, ${ms("l.timestamp")}) order by l.timestamp, l.id)
-      from locations l where l.trackable_id = v.id and l.timestamp >= coalesce(v.fixes_from, s.anchor_at, '-infinity'::timestamptz)) as fixes,
+      from locations l where l.trackable_id = v.id and l.id <= v.newest and l.timestamp >= coalesce(v.fixes_from, s.anchor_at, '-infinity'::timestamptz)) as fixes,
+    (select count(*) from locations l where l.trackable_id = v.id and l.id > v.seen and l.id <= v.newest
+      and (l.id <= v.since or l.timestamp >= coalesce(v.fixes_from, s.anchor_at, '-infinity'::timestamptz)))::int as above,
     (select json_agg(json_build_array(p.id, ${ms("p.started_at")}, ${ms("coalesce(p.ended_at, p.last_fix_at)")}, p.started_sent, p.ended_sent) order by p.started_at)
       from trips p where p.trackable_id = v.id and p.started_at >= coalesce(v.trips_from, s.anchor_at, '-infinity'::timestamptz)) as trips,
     (select json_agg(${ms("e.started_at")})
       from speed_episodes e where e.trackable_id = v.id and e.started_at >= coalesce(v.episodes_from, s.anchor_at, '-infinity'::timestamptz)) as episodes
-  from unnest($1::uuid[], $2::text[]::timestamptz[], $3::text[]::timestamptz[], $4::text[]::timestamptz[], $5::text[]::timestamptz[])
-    as v(id, earliest, fixes_from, trips_from, episodes_from)
+  from unnest($1::uuid[], $2::text[]::timestamptz[], $3::text[]::timestamptz[], $4::text[]::timestamptz[], $5::text[]::timestamptz[],
+      $6::uuid[], $7::uuid[], $8::uuid[])
+    as v(id, earliest, fixes_from, trips_from, episodes_from, since, seen, newest)
   left join lateral (
     select started_at, latitude, longitude, anchor_at from stops
     where v.fixes_from is null and trackable_id = v.id and anchor_at < v.earliest order by anchor_at desc limit 1) s on true`;
@@ -66,13 +79,14 @@ const SAVE_WATERMARKS = `update trackable_states s set motion_seen_id = v.seen,
     motion_state = case when v.state is null then s.motion_state else nullif(v.state::jsonb, 'null'::jsonb) end
   from unnest($1::uuid[], $2::uuid[], $3::text[]) as v(id, seen, state) where s.trackable_id = v.id`;
 
-type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; state: MotionState | null; earliestMs: number | null; newest: string | null };
+type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; state: MotionState | null; since: string; earliestMs: number | null; newest: string | null };
 type WindowRow = {
   trackableId: string;
   stopStartedMs: number | null;
   latitude: number | null;
   longitude: number | null;
   anchorMs: number | null;
+  above: number;
   fixes: Array<[id: string, latitude: number, longitude: number, accuracy: number | null, speed: number | null, timestampMs: number]> | null;
   trips: Array<[id: string, startedMs: number, endMs: number, startedSent: boolean, endedSent: boolean]> | null;
   episodes: number[] | null;
@@ -84,6 +98,8 @@ export interface MotionRound {
   /** The trip containing a moment, of the trips this round computed for the trackable. */
   tripAt(trackableId: string, at: Date): string | null;
   writes: Promise<unknown>[];
+  /** How many stored fixes the round read to segment (the windows' rows): what a round costs. */
+  read: number;
 }
 
 /** A UUID below every UUIDv7 made at or after `msecs` (the watermark's form). */
@@ -117,8 +133,11 @@ interface Plan {
   basis: string;
   /** The stored state when every new fix comes at or after its point and the settings are the same. */
   resume: MotionState | null;
-  /** The watermark this round saves: fixes above it are seen again next round. */
+  /** The trailing watermark this round saves (see WATERMARK_TRAIL_MS). */
   seen: string;
+  /** Where this round's new fixes began, and the newest of them: the round takes in every fix up to it. */
+  since: string;
+  newest: string;
 }
 
 /**
@@ -131,6 +150,7 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
   const round: MotionRound = {
     events,
     writes: [],
+    read: 0,
     tripAt(trackableId, at) {
       const t = at.getTime();
       // From just after its start (the stop's last fix belongs to the stop) to its end.
@@ -149,7 +169,7 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     const accuracy = accuracyLimit(af, owner.id);
     const basis = JSON.stringify([settings, accuracy]);
     const resume = row.state !== null && row.state.basis === basis && row.earliestMs! >= row.state.at ? row.state : null;
-    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, seen: idAt(msOfId(row.newest!) - WATERMARK_TRAIL_MS) });
+    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, seen: idAt(msOfId(row.newest!) - WATERMARK_TRAIL_MS), since: row.since, newest: row.newest! });
   }
   /** A bound of each resumed window (null for the others: they start at the stop the query finds). */
   const bound = (pick: (s: MotionState) => number) =>
@@ -163,6 +183,9 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     bound((s) => s.at),
     bound(tripsFrom),
     bound((s) => Math.min(s.at, s.speed.startedAt ?? s.at)),
+    fresh.map((r) => plans.get(r.trackableId)!.since),
+    fresh.map((r) => plans.get(r.trackableId)!.seen),
+    fresh.map((r) => plans.get(r.trackableId)!.newest),
   ]);
 
   const tripRows: (typeof tripsTable.$inferInsert)[] = [];
@@ -172,10 +195,15 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
   const deleteStops: [string, string][] = [];
   const states = new Map<string, MotionState | null>();
   for (const w of windows) {
-    const { owner: t, af, settings, accuracy, basis, resume, seen } = plans.get(w.trackableId)!;
+    const { owner: t, af, settings, accuracy, basis, resume, newest } = plans.get(w.trackableId)!;
     const raw: Fix[] = (w.fixes ?? []).map(([id, latitude, longitude, accuracy, speed, timeMs]) => ({ id, latitude, longitude, accuracy, speed, time: timeMs }));
     const fixes = usableFixes(raw, accuracy);
-    if (fixes.length === 0) continue;
+    round.read += raw.length;
+    if (fixes.length === 0) {
+      // Nothing usable: a resumed state stands as it was, after these fixes too.
+      if (resume && raw.length > 0) states.set(t.id, { ...resume, at: Math.max(resume.at, after(raw)), taken: newest, above: w.above });
+      continue;
+    }
 
     // Segmentation and the speed rule from the stored state, or from the window's first fix (a stored stop's
     // confirming fix, or the trackable's first fix).
@@ -201,24 +229,16 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     const inside = limited && af.speedLimits.size > 0 ? containing(af, t.id, fixes) : null;
     const speed = new SpeedTracker(settings.speedMinDuration, speedFrom);
 
-    // The state saved for the next round stands before the fixes it will see again (ids above this round's watermark):
-    // everything before them is taken in for good.
-    let nextAt = Infinity;
-    for (const f of raw) if (f.id > seen && f.time < nextAt) nextAt = f.time;
-    let saved: MotionState | null | undefined;
-    const snapshot = (): MotionState | null => {
-      const open = seg.state();
-      return open === null ? null : { at: nextAt, basis, open, speed: speed.state() };
-    };
+    // The state saved for the next round stands after every fix of the window: the next round reads only later ids.
     const found: SpeedEpisode[] = [];
     fixes.forEach((f, i) => {
-      if (saved === undefined && f.time >= nextAt) saved = snapshot();
       if (i >= skip) seg.push(f);
       const applied = limited ? lowerLimit(settings.speedLimit, (inside?.[i] ?? []).map((id) => ({ id, speedLimit: af.speedLimits.get(id) ?? null }))) : null;
       const e = speed.push(f, applied);
       if (e) found.push(e);
     });
-    states.set(t.id, saved === undefined ? snapshot() : saved);
+    const open = seg.state();
+    states.set(t.id, open === null ? null : { at: after(raw), basis, open, speed: speed.state(), taken: newest, above: w.above });
     const { trips, stops } = seg.finish();
 
     // Trips the recompute keeps (overlapping a stored one, in order) keep its id and what was sent for it.
@@ -297,6 +317,9 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
 
 /** Where the stored trips a resumed window replaces begin: the open trip's start, or the open stop's confirming fix. */
 const tripsFrom = (s: MotionState): number => (s.open.kind === "trip" ? s.open.first.time : s.open.anchorAt);
+
+/** Just after the window's newest fix (the rows come in time order): the next round resumes when its new fixes all come from then on. */
+const after = (raw: readonly Fix[]): number => raw[raw.length - 1]!.time + 1;
 
 const iso = (msecs: number) => new Date(msecs).toISOString();
 const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latitude: p.latitude, longitude: p.longitude, accuracy: null, timestamp: at.toISOString() });
