@@ -1,53 +1,61 @@
 // A trackable's motion in the selected range: its trips (newest first; one can be opened to see its path and speed)
-// and its stops. Server-rendered: opening a trip is a link (?trip=<id>) that keeps the range.
-import Link from "next/link";
-import { Badge, Card, cx, Time } from "@/components/ui";
+// and its stops, PANEL_ROWS of each at a time with links to the older pages. Server-rendered: opening a trip and
+// paging are links (?trip=<id>, ?tripsAfter=<cursor>, ?stopsAfter=<cursor>) that keep the range and each other.
+import { Card } from "@/components/ui";
 import type { MapConfig } from "@/lib/config/map";
-import { formatCoord, formatDuration, formatKm, formatKmh } from "@/lib/dashboard/format";
 import { rangeQuery, type TimeRange } from "@/lib/dashboard/time-range";
-import type { OpenedTrip } from "@/lib/motion/dashboard";
-import type { Stop, Trip } from "@/lib/motion/schemas";
+import type { MotionPanel } from "@/lib/motion/dashboard";
 import { TripDetail } from "./trip-detail";
+import { PageLinks, StopRow, TripRow } from "./trip-rows";
+
+/** What the panel's links carry besides the range: the opened trip and the page of each list. */
+export interface PanelPlace {
+  trip?: string;
+  tripsAfter?: string;
+  stopsAfter?: string;
+}
 
 export function TripsPanel({
-  trips,
-  stops,
-  more,
-  opened,
+  panel,
+  place,
   basePath,
   range,
   config,
   name,
   geofenceNames,
 }: {
-  trips: Trip[];
-  stops: Stop[];
-  more: boolean;
-  opened: OpenedTrip | null;
+  panel: MotionPanel;
+  place: PanelPlace;
   basePath: string;
   range: TimeRange;
   config: MapConfig;
   name: string;
   geofenceNames: Map<string, string>;
 }) {
-  const href = (tripId?: string) => {
+  const { trips, stops, opened } = panel;
+  // Cursors the panel fell back from (not ours) are not carried on.
+  const here: PanelPlace = { trip: place.trip, tripsAfter: panel.tripsPaged ? place.tripsAfter : undefined, stopsAfter: panel.stopsPaged ? place.stopsAfter : undefined };
+  /** This place with some parts changed ("" drops one), and where on the page to land. */
+  const href = (change: Partial<PanelPlace>, anchor?: string) => {
     const q = rangeQuery(range);
-    if (tripId) q.set("trip", tripId);
-    return `${basePath}?${q.toString()}${tripId ? "#trips-heading" : ""}`;
+    for (const [key, value] of Object.entries({ ...here, ...change })) if (value) q.set(key, value);
+    return `${basePath}?${q.toString()}${anchor ? `#${anchor}` : ""}`;
   };
+  const paged = panel.tripsPaged || panel.stopsPaged || panel.nextTrips !== null || panel.nextStops !== null;
   return (
     <Card aria-labelledby="trips-heading" className="p-4 sm:p-5" data-testid="trips-panel">
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
         <h2 id="trips-heading" className="scroll-mt-4 text-base font-semibold text-slate-900">
           Trips
         </h2>
-        <p className="text-sm text-slate-600">
-          {trips.length === 1 ? "1 trip" : `${trips.length} trips`}, {stops.length === 1 ? "1 stop" : `${stops.length} stops`} in this range
+        <p className="text-sm text-slate-600" data-testid="trips-count">
+          {trips.length === 1 ? "1 trip" : `${trips.length} trips`}, {stops.length === 1 ? "1 stop" : `${stops.length} stops`}{" "}
+          {paged ? "on these pages, newest first" : "in this range"}
         </p>
       </div>
       {opened ? (
         <div className="mb-4">
-          <TripDetail opened={opened} config={config} name={name} closeHref={href()} />
+          <TripDetail opened={opened} config={config} name={name} closeHref={href({ trip: "" })} />
         </div>
       ) : null}
       {trips.length === 0 ? (
@@ -55,68 +63,32 @@ export function TripsPanel({
       ) : (
         <ul className="divide-y divide-slate-100 rounded-md ring-1 ring-slate-200" aria-label="Trips in this range">
           {trips.map((t) => (
-            <TripRow key={t.id} trip={t} href={href(t.id)} selected={opened?.trip.id === t.id} />
+            <TripRow key={t.id} trip={t} href={href({ trip: t.id }, "trips-heading")} selected={opened?.trip.id === t.id} />
           ))}
         </ul>
       )}
-      <h3 className="mt-5 mb-2 text-sm font-semibold text-slate-900">Stops</h3>
+      <PageLinks
+        noun="trips"
+        newest={panel.tripsPaged ? href({ tripsAfter: "" }, "trips-heading") : null}
+        older={panel.nextTrips ? href({ tripsAfter: panel.nextTrips }, "trips-heading") : null}
+      />
+      <h3 id="stops-heading" className="mt-5 mb-2 scroll-mt-4 text-sm font-semibold text-slate-900">
+        Stops
+      </h3>
       {stops.length === 0 ? (
         <p className="text-sm text-slate-600">No stops in this range.</p>
       ) : (
         <ul className="divide-y divide-slate-100 rounded-md text-sm ring-1 ring-slate-200" aria-label="Stops in this range">
           {stops.map((s) => (
-            <li key={s.startedAt} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-3 py-2" data-testid="stop-row">
-              <span className="min-w-0 text-slate-900">
-                {s.geofenceIds.length > 0 ? s.geofenceIds.map((id) => geofenceNames.get(id) ?? "a deleted geofence").join(", ") : null}
-                <span className={cx("font-mono text-xs text-slate-600", s.geofenceIds.length > 0 && "block")}>
-                  {formatCoord(s.latitude)}, {formatCoord(s.longitude)}
-                </span>
-              </span>
-              <span className="text-slate-700 tabular-nums">
-                <Time value={s.startedAt} clock /> – {s.endedAt ? <Time value={s.endedAt} clock /> : "now"}
-                <span className="ml-2 text-slate-500">{formatDuration(s.duration)}</span>
-              </span>
-            </li>
+            <StopRow key={s.startedAt} stop={s} geofenceNames={geofenceNames} />
           ))}
         </ul>
       )}
-      {more ? (
-        <p className="mt-3 text-xs text-slate-500">
-          This range holds more; narrow it, or page through{" "}
-          <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700">GET /api/v1/trips</code>.
-        </p>
-      ) : null}
+      <PageLinks
+        noun="stops"
+        newest={panel.stopsPaged ? href({ stopsAfter: "" }, "stops-heading") : null}
+        older={panel.nextStops ? href({ stopsAfter: panel.nextStops }, "stops-heading") : null}
+      />
     </Card>
-  );
-}
-
-function TripRow({ trip: t, href, selected }: { trip: Trip; href: string; selected: boolean }) {
-  return (
-    <li data-testid="trip-row" data-trip-id={t.id} className={cx(selected && "bg-indigo-50/60")}>
-      <Link
-        href={href}
-        scroll={false}
-        aria-current={selected ? "true" : undefined}
-        className="flex flex-col gap-1 px-3 py-2 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600 sm:flex-row sm:items-center sm:justify-between sm:gap-4"
-      >
-        <span className="text-sm font-medium text-indigo-700 tabular-nums">
-          <Time value={t.startedAt} data-testid="trip-start" /> – {t.endedAt ? <Time value={t.endedAt} clock data-testid="trip-end" /> : null}
-          {t.status === "ongoing" ? (
-            <>
-              {"now "}
-              <Badge color="green" data-testid="trip-ongoing">
-                Ongoing
-              </Badge>
-            </>
-          ) : null}
-        </span>
-        <span className="flex flex-wrap gap-x-3 text-sm whitespace-nowrap text-slate-600 tabular-nums">
-          <span data-testid="trip-distance">{formatKm(t.distance)}</span>
-          <span>{formatDuration(t.duration)}</span>
-          <span>avg {formatKmh(t.averageSpeed)}</span>
-          <span>max {formatKmh(t.maxSpeed)}</span>
-        </span>
-      </Link>
-    </li>
   );
 }

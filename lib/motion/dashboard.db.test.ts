@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ctx } from "@/lib/context";
 import { locations, stops, trackables, trips } from "@/lib/db/schema";
 import { openUnitDb } from "@/tests/support/unit-db";
-import { getMotionStates, readMotionPanel } from "./dashboard";
+import { getMotionStates, PANEL_ROWS, readMotionPanel } from "./dashboard";
 
 // The dashboard's motion reads on a real database: the fleet list's state per trackable in one query, and a trackable
 // page's trips and stops with one trip opened.
@@ -97,7 +97,7 @@ describe("readMotionPanel", () => {
     const panel = await readMotionPanel({ ctx, trackableId: id, from: t(0), to: t(60), tripId: first!.id });
     expect(panel.trips.map((x) => x.id)).toEqual([second!.id, first!.id]);
     expect(panel.stops.map((s) => s.startedAt)).toEqual([t(10).toISOString()]);
-    expect(panel.more).toBe(false);
+    expect([panel.nextTrips, panel.nextStops, panel.tripsPaged, panel.stopsPaged]).toEqual([null, null, false, false]);
     expect(panel.opened?.trip.id).toBe(first!.id);
     expect(panel.opened?.points).toHaveLength(7);
     expect(panel.opened?.speeds.slice(1).map((s) => Math.round(s.kmh))).toEqual([30, 30, 30, 30, 30, 30]);
@@ -107,5 +107,43 @@ describe("readMotionPanel", () => {
     const elsewhere = await trackable(ctx, "elsewhere");
     expect((await readMotionPanel({ ctx, trackableId: elsewhere, from: t(0), tripId: first!.id })).opened).toBeNull();
     expect((await readMotionPanel({ ctx, trackableId: id, from: t(0), tripId: "not-a-uuid" })).opened).toBeNull();
+  });
+
+  it("pages past PANEL_ROWS with cursors, trips and stops each on their own, newest first, every one once", async () => {
+    const id = await trackable(ctx, "busy");
+    const tripCount = 2 * PANEL_ROWS + 30;
+    const stopCount = PANEL_ROWS + 5;
+    // A trip every 2 minutes, from one minute past each even minute; a stop on every even minute up to stopCount.
+    await unit.db.insert(trips).values(Array.from({ length: tripCount }, (_, i) => trip(ctx, id, { status: "completed", from: 2 * i + 1, to: 2 * i + 2 })));
+    await unit.db.insert(stops).values(Array.from({ length: stopCount }, (_, i) => stop(ctx, id, 2 * i, 2 * i + 1)));
+    const range = { ctx, trackableId: id, from: t(0), to: t(2 * tripCount + 10) };
+
+    const seen: string[] = [];
+    const pages: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const panel = await readMotionPanel({ ...range, tripsCursor: cursor });
+      expect(panel.tripsPaged).toBe(cursor !== undefined);
+      // The stops stay on their first page while the trips page on.
+      expect(panel.stops).toHaveLength(PANEL_ROWS);
+      pages.push(panel.trips.length);
+      seen.push(...panel.trips.map((x) => x.startedAt));
+      cursor = panel.nextTrips ?? undefined;
+    } while (cursor);
+    expect(pages).toEqual([PANEL_ROWS, PANEL_ROWS, 30]);
+    const all = Array.from({ length: tripCount }, (_, i) => t(2 * i + 1).toISOString()).reverse();
+    expect(seen).toEqual(all);
+
+    const first = await readMotionPanel(range);
+    expect(first.nextStops).not.toBeNull();
+    const older = await readMotionPanel({ ...range, stopsCursor: first.nextStops! });
+    expect(older.stops.map((s) => s.startedAt)).toEqual(Array.from({ length: 5 }, (_, i) => t(2 * i).toISOString()).reverse());
+    expect([older.nextStops, older.stopsPaged, older.tripsPaged]).toEqual([null, true, false]);
+    expect(older.trips).toHaveLength(PANEL_ROWS);
+
+    // An address with a cursor that is not one of ours shows the first page.
+    const edited = await readMotionPanel({ ...range, tripsCursor: "not-a-cursor", stopsCursor: "eyJ4IjoxfQ" });
+    expect([edited.tripsPaged, edited.stopsPaged]).toEqual([false, false]);
+    expect(edited.trips.map((x) => x.id)).toEqual(first.trips.map((x) => x.id));
   });
 });

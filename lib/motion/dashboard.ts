@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { exec, type Ctx } from "@/lib/context";
 import { stops, trackables, trips } from "@/lib/db/schema";
 import { haversineMeters } from "@/lib/geofences/haversine";
+import { ApiError } from "@/lib/http/errors";
 import type { Location } from "@/lib/locations/schemas";
 import { readTrack } from "@/lib/locations/track";
 import { Id } from "@/lib/schemas/common";
@@ -12,7 +13,7 @@ import type { Stop, Trip } from "./schemas";
 // What the dashboard reads of motion: a trackable page's trips and stops with one trip opened, and the fleet list's
 // "moving since" / "stopped since" for a page of trackables.
 
-/** The most trips and stops a trackable page lists for one range (the API pages the rest). */
+/** Trips and stops a trackable page lists at a time; older ones are the next pages (keyset cursors, as the API's). */
 export const PANEL_ROWS = 100;
 
 export interface SpeedSample {
@@ -59,9 +60,23 @@ export interface OpenedTrip {
   speeds: SpeedSample[];
 }
 
+/** A trackable page's trips and stops: one page of each, newest first, the cursors of the next pages, and an opened trip. */
+export interface MotionPanel {
+  trips: Trip[];
+  stops: Stop[];
+  /** The cursor of the page after this one, null on the last. */
+  nextTrips: string | null;
+  nextStops: string | null;
+  /** Whether this page is a later one (a usable cursor was given): the panel offers the way back to the newest. */
+  tripsPaged: boolean;
+  stopsPaged: boolean;
+  opened: OpenedTrip | null;
+}
+
 /**
- * A trackable's trips and stops in a range, newest first, and the trip `tripId` with its track when it is one of this
- * trackable's (a stale or foreign id opens nothing).
+ * A trackable's trips and stops in a range, PANEL_ROWS of each from their cursors (the newest without one), and the
+ * trip `tripId` with its track when it is one of this trackable's (a stale or foreign id opens nothing). A cursor that
+ * is not one of ours (an edited address) gives the first page, as a stale trip id gives no opened trip.
  */
 export async function readMotionPanel({
   ctx,
@@ -69,19 +84,43 @@ export async function readMotionPanel({
   from,
   to,
   tripId,
+  tripsCursor,
+  stopsCursor,
 }: {
   ctx: Ctx;
   trackableId: string;
   from: Date;
   to?: Date;
   tripId?: string;
-}): Promise<{ trips: Trip[]; stops: Stop[]; more: boolean; opened: OpenedTrip | null }> {
+  tripsCursor?: string;
+  stopsCursor?: string;
+}): Promise<MotionPanel> {
   const [tripPage, stopPage, opened] = await Promise.all([
-    listTrips({ ctx, query: { trackableId, from, to, limit: PANEL_ROWS } }),
-    listStops({ ctx, query: { trackableId, from, to, limit: PANEL_ROWS } }),
+    fromCursor(tripsCursor, (cursor) => listTrips({ ctx, query: { trackableId, from, to, limit: PANEL_ROWS, cursor } })),
+    fromCursor(stopsCursor, (cursor) => listStops({ ctx, query: { trackableId, from, to, limit: PANEL_ROWS, cursor } })),
     tripId ? openTrip(ctx, trackableId, tripId) : null,
   ]);
-  return { trips: tripPage.data, stops: stopPage.data, more: !!(tripPage.nextCursor || stopPage.nextCursor), opened };
+  return {
+    trips: tripPage.data,
+    stops: stopPage.data,
+    nextTrips: tripPage.nextCursor,
+    nextStops: stopPage.nextCursor,
+    tripsPaged: tripPage.paged,
+    stopsPaged: stopPage.paged,
+    opened,
+  };
+}
+
+/** A page from the cursor, or the first page when there is none or it is not a cursor of ours. */
+async function fromCursor<P>(cursor: string | undefined, list: (cursor?: string) => Promise<P>): Promise<P & { paged: boolean }> {
+  if (cursor) {
+    try {
+      return { ...(await list(cursor)), paged: true };
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === "invalid_request")) throw err;
+    }
+  }
+  return { ...(await list()), paged: false };
 }
 
 async function openTrip(ctx: Ctx, trackableId: string, tripId: string): Promise<OpenedTrip | null> {
