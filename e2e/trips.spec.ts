@@ -97,3 +97,85 @@ test("a posted drive shows as a trip with local times and distance, opens with i
   await expectAccessibleAtBothWidths(page, "fleet-motion");
   errors.expectNone();
 });
+
+/**
+ * 103 parked spells 1 km apart with a short drive between each and the next: 102 trips and 103 stops, ten to two hours
+ * ago. Each spell is 200 s of fixes (a stop), the drive two fixes 350 m apart.
+ */
+function commute() {
+  const start = Math.floor((Date.now() - 10 * 3600_000) / 60_000) * 60_000;
+  const fixes: { latitude: number; longitude: number; accuracy: number; timestamp: string }[] = [];
+  const fix = (s: number, m: number) => fixes.push({ latitude: north(m), longitude: 13.4, accuracy: 8, timestamp: new Date(start + s * 1000).toISOString() });
+  for (let k = 0; k < 103; k++) {
+    const c = k * 300;
+    for (const s of [0, 60, 120, 200]) fix(c + s, k * 1000);
+    if (k < 102) {
+      fix(c + 230, k * 1000 + 350);
+      fix(c + 260, k * 1000 + 700);
+    }
+  }
+  return fixes;
+}
+
+test("past 100 trips or stops the card pages: older and newest pages of each, kept while a trip is opened", async ({ page, request }) => {
+  // Six hundred fixes to evaluate, and pages of 200 rows checked by axe at two widths.
+  test.slow();
+  const errors = watchConsole(page);
+  const api = apiClient(request, await createApiKey(page, "e2e trip pages"));
+  const truck = (await api.post("/trackables", { name: "Shuttle 9", type: "vehicle" })).body;
+  expect((await api.post(`/trackables/${truck.id}/locations`, { locations: commute() })).status).toBe(201);
+  // Motion is computed after the post returns: wait for the 102nd trip (the second page of the API's).
+  await expect
+    .poll(
+      async () => {
+        const first = (await api.get(`/trips?trackableId=${truck.id}&limit=100`)).body;
+        if (!first.nextCursor) return first.data.length;
+        return first.data.length + (await api.get(`/trips?trackableId=${truck.id}&limit=100&cursor=${first.nextCursor}`)).body.data.length;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(102);
+
+  await page.goto(`/trackables/${truck.id}`);
+  const panel = page.getByTestId("trips-panel");
+  const trips = panel.getByRole("list", { name: "Trips in this range" }).getByTestId("trip-row");
+  const stops = panel.getByRole("list", { name: "Stops in this range" }).getByTestId("stop-row");
+  await expect(trips).toHaveCount(100);
+  await expect(stops).toHaveCount(100);
+  await expect(panel.getByTestId("trips-count")).toHaveText("100 trips, 100 stops on these pages, newest first");
+  const tripPages = panel.getByRole("navigation", { name: "Pages of trips" });
+  const stopPages = panel.getByRole("navigation", { name: "Pages of stops" });
+  await expect(tripPages.getByRole("link", { name: "Newest trips" })).toHaveCount(0);
+  const newestFirst = await trips.first().getAttribute("data-trip-id");
+
+  // The older trips: the two oldest; the stops stay on their first page.
+  await tripPages.getByRole("link", { name: "Older trips →" }).click();
+  await expect(page).toHaveURL(/tripsAfter=/);
+  await expect(trips).toHaveCount(2);
+  await expect(stops).toHaveCount(100);
+  await expect(tripPages.getByRole("link", { name: "Older trips →" })).toHaveCount(0);
+
+  // Then the older stops too: both lists on their second page.
+  await stopPages.getByRole("link", { name: "Older stops →" }).click();
+  await expect(page).toHaveURL(/stopsAfter=.*tripsAfter=|tripsAfter=.*stopsAfter=/);
+  await expect(stops).toHaveCount(3);
+  await expect(trips).toHaveCount(2);
+  await expect(panel.getByTestId("trips-count")).toHaveText("2 trips, 3 stops on these pages, newest first");
+
+  // Opening a trip of the second page keeps both pages; closing it too.
+  await trips.last().getByRole("link").click();
+  await expect(page.getByTestId("trip-detail")).toBeVisible();
+  await expect(trips).toHaveCount(2);
+  await expect(stops).toHaveCount(3);
+  await expectAccessibleAtBothWidths(page, "trips-paged");
+  await page.getByTestId("trip-detail").getByRole("link", { name: "Close trip" }).click();
+  await expect(page.getByTestId("trip-detail")).toHaveCount(0);
+  await expect(trips).toHaveCount(2);
+
+  // Back to the newest trips: the same first page as before.
+  await tripPages.getByRole("link", { name: "Newest trips" }).click();
+  await expect(trips).toHaveCount(100);
+  await expect(trips.first()).toHaveAttribute("data-trip-id", newestFirst!);
+  await expect(stops).toHaveCount(3);
+  errors.expectNone();
+});
