@@ -11,7 +11,7 @@ const view = fc.record({
   nested: fc.option(fc.dictionary(plainKey, leaf), { nil: undefined }),
   secrets: fc.dictionary(fc.constantFrom(...SECRETS), fc.uuid().map((u) => `s3cr3t-${u}`)),
 });
-const build = (v: fc.RecordValue<{ plain: object; nested?: object; secrets: object }>) => ({
+const build = (v: { plain: Record<string, unknown>; nested?: Record<string, unknown>; secrets: Record<string, string> }) => ({
   ...v.plain,
   ...(v.nested && { motion: { ...v.nested, ...v.secrets } }),
   ...v.secrets,

@@ -43,6 +43,13 @@ export function redact(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.has(k) && v != null ? REDACTED : redact(v)]));
 }
 
+/** A view without some of its fields (what is not configuration, or must not be shown at all). */
+export function omit<T extends Record<string, unknown>, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
+  const out: Record<string, unknown> = { ...value };
+  for (const k of keys) delete out[k as string];
+  return out as Omit<T, K>;
+}
+
 /** Only the secret fields of an object (to add to a view that hides them, so that replacing one is recorded). */
 export const secretFieldsOf = (value: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(value).filter(([k]) => SECRET_FIELDS.has(k)));

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import { audit } from "@/lib/audit/audit";
+import { omit } from "@/lib/audit/changes";
 import { exec, withTransaction, type AccountRef, type Ctx } from "@/lib/context";
 import { sha256Hex, VerifiedCache } from "@/lib/credentials/verified-cache";
 import type { Db } from "@/lib/db/client";
@@ -45,10 +46,7 @@ export function serializeDeviceToken(row: DeviceTokenRow): DeviceToken {
   };
 }
 
-const auditedToken = (row: DeviceTokenRow) => {
-  const { lastUsedAt: _, ...settings } = serializeDeviceToken(row);
-  return settings;
-};
+const auditedToken = (row: DeviceTokenRow) => omit(serializeDeviceToken(row), "lastUsedAt");
 
 /** Creates a token for one of the account's trackables (404 otherwise); the plaintext is in the result and nowhere else. */
 export async function createDeviceToken({

@@ -2,6 +2,7 @@ import { invalidBody, unknownTrackables } from "@/lib/trackables/owned";
 import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { audit } from "@/lib/audit/audit";
+import { omit } from "@/lib/audit/changes";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
@@ -118,10 +119,7 @@ async function replaceAssignments(ctx: Ctx, geofenceId: string, trackableIds: st
 }
 
 /** What the audit log compares of a geofence: its settings as the API shows them, and its webhook secret (redacted). */
-const audited = (row: GeofenceRow, assigned: string[]) => {
-  const { occupantCount: _, ...settings } = serializeGeofence(row, assigned, 0);
-  return { ...settings, webhookSecret: row.webhookSecret };
-};
+const audited = (row: GeofenceRow, assigned: string[]) => ({ ...omit(serializeGeofence(row, assigned, 0), "occupantCount"), webhookSecret: row.webhookSecret });
 
 export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGeofenceInput }): Promise<Geofence> {
   const trackableIds = input.trackableIds ?? null;

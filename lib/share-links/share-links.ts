@@ -3,6 +3,7 @@ import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import { env } from "@/lib/config/env";
 import { audit } from "@/lib/audit/audit";
+import { omit } from "@/lib/audit/changes";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import type { Executor } from "@/lib/db/client";
 import { locations, shareLinks, trackables, type ShareLinkRow } from "@/lib/db/schema";
@@ -45,8 +46,7 @@ export function serializeShareLink(row: ShareLinkRow): ShareLink {
 }
 
 /** What the audit log shows of a link: not its URL, which is the token that opens it. */
-const audited = ({ url: _, createdAt: __, ...rest }: ShareLink) => rest;
-const auditedRow = (row: ShareLinkRow) => audited(serializeShareLink(row));
+const auditedRow = (row: ShareLinkRow) => omit(serializeShareLink(row), "url");
 
 const ownedBy = (ctx: Ctx, id: string) => and(eq(shareLinks.id, id), eq(shareLinks.accountId, ctx.account.id));
 

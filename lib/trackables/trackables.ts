@@ -1,5 +1,6 @@
 import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import { audit } from "@/lib/audit/audit";
+import { omit } from "@/lib/audit/changes";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { locations, trackables, type LocationRow, type TrackableRow } from "@/lib/db/schema";
 import { createTrackableStates } from "@/lib/geofences/round-state";
@@ -67,7 +68,7 @@ async function selectWithLast(ctx: Ctx, where: ReturnType<typeof and>, limit: nu
 }
 
 /** What the audit log compares of a trackable: its settings, not where it last was. */
-const auditedTrackable = ({ lastLocation: _, ...settings }: Trackable) => settings;
+const auditedTrackable = (trackable: Trackable) => omit(trackable, "lastLocation");
 
 /** The account's trackable row, or 404 (another account's trackable is indistinguishable from a missing one). */
 export async function requireTrackable(ctx: Ctx, id: string): Promise<TrackableRow> {

@@ -104,7 +104,8 @@ export async function rotateSecret({ ctx, target, input }: { ctx: Ctx; target: S
       .where(eq(idColumn, id));
     // Evaluation caches the geofence, secret included (lib/geofences/fence-cache.ts).
     if (kind === "geofence") await bumpGeofencesVersion(tx, ctx.account.id);
-    await audit(inTx, { action: `${kind}.secretRotated`, objectType: kind, objectId: id, before: { secret: row.secret }, after: { secret: r.secret, previousSecretExpiresAt: r.expiresAt } });
+    const field = kind === "webhook" ? "secret" : "webhookSecret";
+    await audit(inTx, { action: `${kind}.secretRotated`, objectType: kind, objectId: id, before: { [field]: row.secret }, after: { [field]: r.secret, previousSecretExpiresAt: r.expiresAt } });
     return { secret: r.secret, previousSecretExpiresAt: r.expiresAt?.toISOString() ?? null };
   });
 }
