@@ -7,11 +7,23 @@ export interface AccountRef {
   plan: Plan;
 }
 
-/** What every lib verb receives: the tenant it acts for and the database (or the caller's open transaction). */
+/** Who is acting: a dashboard user or an API key (id and name as they are at the time, for the audit log). */
+export interface Actor {
+  type: "user" | "apiKey";
+  id: string;
+  name: string;
+}
+
+/**
+ * What every lib verb receives: the tenant it acts for, the database (or the caller's open transaction), and who is
+ * acting from which address. Without an actor (operator scripts, background jobs) a change is not audited.
+ */
 export interface Ctx {
   account: AccountRef;
   db: Db;
   tx?: Tx;
+  actor?: Actor;
+  clientAddress?: string;
 }
 
 /** The executor a verb should use: the caller's transaction when there is one. */

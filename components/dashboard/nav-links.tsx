@@ -14,6 +14,7 @@ const LINKS = [
   { href: "/deliveries", label: "Deliveries" },
   { href: "/notifications", label: "Notifications" },
   { href: "/api-keys", label: "API keys" },
+  { href: "/audit-log", label: "Audit log" },
   { href: "/account", label: "Account" },
 ] as const;
 

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { exec, type Ctx } from "@/lib/context";
+import { audit } from "@/lib/audit/audit";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { accounts, type AccountRow } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
 import type { Account, PatchAccountInput } from "./schemas";
@@ -31,7 +32,11 @@ export async function updateAccountSettings({ ctx, input }: { ctx: Ctx; input: P
     ...(r.deliveryDays === undefined ? {} : { deliveryRetentionDays: r.deliveryDays }),
   };
   if (Object.keys(set).length === 0) return getAccountSettings({ ctx });
-  const [row] = await exec(ctx).update(accounts).set(set).where(eq(accounts.id, ctx.account.id)).returning();
-  if (!row) throw notFound("Account", ctx.account.id);
-  return serializeAccount(row);
+  return withTransaction(ctx, async (tx) => {
+    const before = await getAccountSettings({ ctx: tx });
+    const [row] = await tx.tx.update(accounts).set(set).where(eq(accounts.id, ctx.account.id)).returning();
+    if (!row) throw notFound("Account", ctx.account.id);
+    await audit(tx, { action: "account.updated", objectType: "account", objectId: row.id, before, after: serializeAccount(row) });
+    return serializeAccount(row);
+  });
 }

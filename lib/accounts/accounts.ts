@@ -1,7 +1,8 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { forgetVerifiedKeys } from "@/lib/api-keys/keys";
 import { env } from "@/lib/config/env";
-import { exec, type Ctx, type Plan } from "@/lib/context";
+import { audit } from "@/lib/audit/audit";
+import { exec, withTransaction, type Ctx, type Plan } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
 import { accounts, events, users, type AccountRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
@@ -69,9 +70,13 @@ export async function deleteWorkspace({ ctx, input }: { ctx: Ctx; input: DeleteW
 
 /** Renames ctx's account (the workspace name shown in the dashboard); the slug does not change. */
 export async function renameAccount({ ctx, input }: { ctx: Ctx; input: UpdateAccountInput }): Promise<AccountRow> {
-  const [row] = await exec(ctx).update(accounts).set({ name: input.name }).where(eq(accounts.id, ctx.account.id)).returning();
-  if (!row) throw notFound("Account", ctx.account.id);
-  return row;
+  return withTransaction(ctx, async (tx) => {
+    const [before] = await tx.tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, ctx.account.id)).for("update");
+    const [row] = await tx.tx.update(accounts).set({ name: input.name }).where(eq(accounts.id, ctx.account.id)).returning();
+    if (!row || !before) throw notFound("Account", ctx.account.id);
+    await audit(tx, { action: "account.updated", objectType: "account", objectId: row.id, before, after: { name: row.name } });
+    return row;
+  });
 }
 
 /** The users who sign in to ctx's account, in the order they joined. */

@@ -106,6 +106,7 @@ async function fill(ctx: Ctx) {
   });
   await db.insert(schema.stops).values({ accountId, trackableId: trackable!.id, startedAt: now, latitude: 1, longitude: 2, duration: 0, anchorAt: now });
   await db.insert(schema.speedEpisodes).values({ trackableId: trackable!.id, startedAt: now });
+  await db.insert(schema.auditLog).values({ accountId, actorType: "apiKey", actorId: trackable!.id, actorName: "Key", action: "trackable.created", objectType: "trackable", objectId: trackable!.id });
 }
 
 async function accountName(ctx: Ctx) {

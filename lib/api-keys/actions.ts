@@ -23,7 +23,7 @@ export async function createApiKeyAction(input: { name: string; scopes?: string[
       },
     };
   }
-  const { key, apiKey } = await createApiKey({ db: ctx.db, accountId: ctx.account.id, name: name.data, scopes: scopes.data });
+  const { key, apiKey } = await createApiKey({ ctx, name: name.data, scopes: scopes.data });
   revalidatePath("/api-keys");
   return { ok: true, key, start: apiKey.start };
 }
@@ -32,7 +32,7 @@ export async function revokeApiKeyAction(input: { id: string }): Promise<{ ok: b
   const { ctx } = await requireSession();
   const id = z.uuid().safeParse(input.id);
   if (!id.success) return { ok: false };
-  const ok = await revokeApiKey({ db: ctx.db, accountId: ctx.account.id, id: id.data });
+  const ok = await revokeApiKey({ ctx, id: id.data });
   revalidatePath("/api-keys");
   return { ok };
 }

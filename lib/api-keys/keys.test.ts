@@ -39,7 +39,7 @@ describe("verifyApiKey cache", () => {
 
     const b = await provisionApiKey(db, { account: slug() });
     expect(await verifyApiKey(db, b.key)).not.toBeNull();
-    expect(await revokeApiKey({ db, accountId: b.accountId, id: b.keyId })).toBe(true);
+    expect(await revokeApiKey({ ctx: { account: { id: b.accountId, plan: "enterprise" }, db }, id: b.keyId })).toBe(true);
     expect(await verifyApiKey(db, b.key)).toBeNull();
   });
 

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { accounts, apiKeys, type ApiKeyRow } from "@/lib/db/schema";
-import type { AccountRef } from "@/lib/context";
+import { audit } from "@/lib/audit/audit";
+import { withTransaction, type AccountRef, type Ctx } from "@/lib/context";
 import { sha256Hex, VerifiedCache } from "@/lib/credentials/verified-cache";
 import { FULL_ACCESS } from "./scopes";
 
@@ -33,6 +34,9 @@ export interface ApiKeyView {
   revokedAt: Date | null;
 }
 
+/** What the audit log shows of a key (never its hash). */
+const auditView = (row: ApiKeyRow) => ({ name: row.name, start: row.start, scopes: row.scopes, revokedAt: row.revokedAt });
+
 const view = (row: ApiKeyRow): ApiKeyView => ({
   id: row.id,
   name: row.name,
@@ -43,14 +47,17 @@ const view = (row: ApiKeyRow): ApiKeyView => ({
   revokedAt: row.revokedAt,
 });
 
-/** Creates a key; the plaintext is in the result and nowhere else, ever. */
-export async function createApiKey({ db, accountId, name, scopes = [FULL_ACCESS] }: { db: Db; accountId: string; name: string; scopes?: string[] }) {
+/** Creates a key for ctx's account; the plaintext is in the result and nowhere else, ever. */
+export async function createApiKey({ ctx, name, scopes = [FULL_ACCESS] }: { ctx: Ctx; name: string; scopes?: string[] }) {
   const key = generateKey();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({ accountId, name, hash: hashKey(key), start: key.slice(0, START_LENGTH), scopes })
-    .returning();
-  return { key, apiKey: view(row!) };
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.tx
+      .insert(apiKeys)
+      .values({ accountId: ctx.account.id, name, hash: hashKey(key), start: key.slice(0, START_LENGTH), scopes })
+      .returning();
+    await audit(tx, { action: "apiKey.created", objectType: "apiKey", objectId: row!.id, after: auditView(row!) });
+    return { key, apiKey: view(row!) };
+  });
 }
 
 export async function listApiKeys({ db, accountId }: { db: Db; accountId: string }): Promise<ApiKeyView[]> {
@@ -58,15 +65,19 @@ export async function listApiKeys({ db, accountId }: { db: Db; accountId: string
   return rows.map(view);
 }
 
-/** Revokes a key of the account; false when there is no such (unrevoked) key. */
-export async function revokeApiKey({ db, accountId, id }: { db: Db; accountId: string; id: string }): Promise<boolean> {
-  const rows = await db
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
+/** Revokes a key of ctx's account; false when there is no such (unrevoked) key. */
+export async function revokeApiKey({ ctx, id }: { ctx: Ctx; id: string }): Promise<boolean> {
+  const revoked = await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, ctx.account.id), isNull(apiKeys.revokedAt)))
+      .returning();
+    if (row) await audit(tx, { action: "apiKey.revoked", objectType: "apiKey", objectId: id, before: { ...auditView(row), revokedAt: null }, after: auditView(row) });
+    return Boolean(row);
+  });
   forgetVerifiedKeys({ keyId: id });
-  return rows.length > 0;
+  return revoked;
 }
 
 /** Operator revocation (apikey:revoke): by id, whatever the account; false when unknown or already revoked. */
@@ -82,6 +93,8 @@ export async function revokeApiKeyById(db: Db, id: string): Promise<boolean> {
 
 export interface VerifiedKey {
   keyId: string;
+  /** The key's name, as the audit log names the actor. */
+  name: string;
   account: AccountRef;
   /** Fixed when the key is made, so a cached verification never holds stale scopes. */
   scopes: string[];
@@ -105,13 +118,13 @@ export async function verifyApiKey(db: Db, presented: string, now = Date.now()):
   }
   const startedAt = keyCache.generation();
   const [row] = await db
-    .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, scopes: apiKeys.scopes, accountId: accounts.id, plan: accounts.plan })
+    .select({ keyId: apiKeys.id, name: apiKeys.name, revokedAt: apiKeys.revokedAt, scopes: apiKeys.scopes, accountId: accounts.id, plan: accounts.plan })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(eq(apiKeys.hash, hash))
     .limit(1);
   if (!row || row.revokedAt) return null;
-  const verified: VerifiedKey = { keyId: row.keyId, account: { id: row.accountId, plan: row.plan }, scopes: row.scopes };
+  const verified: VerifiedKey = { keyId: row.keyId, name: row.name, account: { id: row.accountId, plan: row.plan }, scopes: row.scopes };
   keyCache.set(hash, verified, startedAt, now);
   touchLastUsed(db, row.keyId);
   return verified;
@@ -120,14 +133,14 @@ export async function verifyApiKey(db: Db, presented: string, now = Date.now()):
 /** The key a stream token was made for, by id, while it is unrevoked (stream tokens are checked once per stream). */
 export async function verifyStreamKey(db: Db, keyId: string): Promise<VerifiedKey | null> {
   const [row] = await db
-    .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, scopes: apiKeys.scopes, accountId: accounts.id, plan: accounts.plan })
+    .select({ keyId: apiKeys.id, name: apiKeys.name, revokedAt: apiKeys.revokedAt, scopes: apiKeys.scopes, accountId: accounts.id, plan: accounts.plan })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(eq(apiKeys.id, keyId))
     .limit(1);
   if (!row || row.revokedAt) return null;
   touchLastUsed(db, row.keyId);
-  return { keyId: row.keyId, account: { id: row.accountId, plan: row.plan }, scopes: row.scopes };
+  return { keyId: row.keyId, name: row.name, account: { id: row.accountId, plan: row.plan }, scopes: row.scopes };
 }
 
 /** Records use of a key without making the request wait for it (and at most once a minute per key). */

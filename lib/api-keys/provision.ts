@@ -31,6 +31,6 @@ export async function provisionApiKey(db: Db, input: ProvisionInput) {
     slug = row.slug;
   }
   const account = await ensureAccount(db, { slug: slug!, plan: input.plan });
-  const { key, apiKey } = await createApiKey({ db, accountId: account.id, name: input.name ?? "Provisioned key", scopes: input.scopes });
+  const { key, apiKey } = await createApiKey({ ctx: { account: { id: account.id, plan: account.plan }, db }, name: input.name ?? "Provisioned key", scopes: input.scopes });
   return { key, keyId: apiKey.id, accountId: account.id, plan: account.plan, scopes: apiKey.scopes };
 }

@@ -52,7 +52,7 @@ export async function resetPasswordAction(input: { token: string; password: stri
   const parsed = ResetPasswordInput.safeParse(input);
   if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsFromIssues(parsed.error.issues, (issue) => [String(issue.path[0])]) };
   try {
-    await resetPassword(await getDb(), parsed.data.token, parsed.data.password);
+    await resetPassword(await getDb(), parsed.data.token, parsed.data.password, { clientAddress: clientIp(await headers()) });
     return { ok: true };
   } catch (err) {
     if (err instanceof InvalidResetLinkError) return { ok: false, error: err.message };
@@ -88,7 +88,7 @@ export async function enableTwoFactorAction(input: { code: string }): Promise<Tw
   const { user, ctx } = await requireSession();
   const refused = await throttledCode(user.email);
   if (refused) return { ok: false, error: refused };
-  const codes = await enableTwoFactor(ctx.db, user.id, String(input.code ?? ""));
+  const codes = await enableTwoFactor(ctx.db, user.id, String(input.code ?? ""), Date.now(), ctx.clientAddress);
   if (!codes) return { ok: false, error: "That code is not valid. Enter the current code from your authenticator app." };
   revalidatePath("/account");
   return { ok: true, recoveryCodes: codes };
@@ -98,7 +98,7 @@ export async function disableTwoFactorAction(input: { code: string }): Promise<T
   const { user, ctx } = await requireSession();
   const refused = await throttledCode(user.email);
   if (refused) return { ok: false, error: refused };
-  if (!(await disableTwoFactor(ctx.db, user.id, String(input.code ?? "")))) {
+  if (!(await disableTwoFactor(ctx.db, user.id, String(input.code ?? ""), Date.now(), ctx.clientAddress))) {
     return { ok: false, error: "That code is not valid. Enter a current code or an unused recovery code." };
   }
   revalidatePath("/account");

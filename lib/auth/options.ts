@@ -4,6 +4,7 @@ import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
 import { env } from "@/lib/config/env";
 import { authSecret } from "@/lib/config/secrets";
+import { auditUser } from "@/lib/audit/users";
 import { getDb } from "@/lib/db/client";
 import { clientIp } from "@/lib/http/client-ip";
 import { getLimiter } from "@/lib/rate-limit";
@@ -34,7 +35,8 @@ function providers(): AuthOptions["providers"] {
         if (!parsed.success) return null;
         const { email, password, code } = parsed.data;
         // Every attempt counts, with or without a code: wrong two-factor codes spend the same budgets as passwords.
-        await throttlePasswordAttempt(email, clientIp(req.headers ?? {}), "sign-in");
+        const address = clientIp(req.headers ?? {});
+        await throttlePasswordAttempt(email, address, "sign-in");
         // A PasswordHashingBusyError's message reaches the form as is (next-auth passes an authorize error's message on).
         const db = await getDb();
         const user = await verifyCredentials(db, email, password);
@@ -42,8 +44,12 @@ function providers(): AuthOptions["providers"] {
         if (user.totpEnabledAt) {
           // Only after the right password: the form then asks for the code and sends all three again.
           if (!code) throw new Error(TWO_FACTOR_REQUIRED);
-          if (!(await verifySecondFactor(db, user.id, code))) throw new Error(TWO_FACTOR_INVALID);
+          if (!(await verifySecondFactor(db, user.id, code))) {
+            await auditUser(db, user, address, { action: "user.twoFactorFailed" });
+            throw new Error(TWO_FACTOR_INVALID);
+          }
         }
+        await auditUser(db, user, address, { action: "user.signedIn" });
         return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
       },
     }),
@@ -55,6 +61,14 @@ function providers(): AuthOptions["providers"] {
     list.push(GoogleProvider({ clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET }));
   }
   return list;
+}
+
+/** OAuth sign-in: the user (created on first sign-in), recorded in their workspace's audit log. */
+async function oauthSignIn(email: string, name: string | null) {
+  const db = await getDb();
+  const user = await findOrCreateOAuthUser(db, email, name);
+  await auditUser(db, user, null, { action: "user.signedIn" });
+  return user;
 }
 
 /** The OAuth providers that are switched on, for the sign-in page's buttons. */
@@ -91,7 +105,7 @@ export function authOptions(): AuthOptions {
           const row =
             account.provider === "credentials"
               ? { id: user.id, sessionVersion: (user as { sessionVersion?: number }).sessionVersion ?? 0 }
-              : await findOrCreateOAuthUser(await getDb(), user.email!.toLowerCase(), user.name ?? null);
+              : await oauthSignIn(user.email!.toLowerCase(), user.name ?? null);
           token.uid = row.id;
           // The user's session version when this session began: lib/auth/session.ts refuses the session once it moved.
           token.sv = row.sessionVersion;

@@ -1,3 +1,4 @@
+import { auditUser } from "@/lib/audit/users";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
@@ -106,7 +107,12 @@ export async function resetTokenUsable(db: Db, token: string, { now = new Date()
  * Sets a new password with a reset link's token: once, before it expires. Every link of the user is retired with
  * it, and every session of the user ends (the session version moves on). Returns the user's email.
  */
-export async function resetPassword(db: Db, token: string, password: string, { now = new Date() }: { now?: Date } = {}): Promise<string> {
+export async function resetPassword(
+  db: Db,
+  token: string,
+  password: string,
+  { now = new Date(), clientAddress = null }: { now?: Date; clientAddress?: string | null } = {},
+): Promise<string> {
   if (!(await resetTokenUsable(db, token, { now }))) throw new InvalidResetLinkError();
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
@@ -125,7 +131,8 @@ export async function resetPassword(db: Db, token: string, password: string, { n
       .update(users)
       .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
       .where(eq(users.id, spent.userId))
-      .returning({ email: users.email });
+      .returning();
+    await auditUser(tx, user!, clientAddress, { action: "user.passwordReset", after: { password: passwordHash } });
     return user!.email;
   });
 }

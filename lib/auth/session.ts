@@ -4,6 +4,8 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import type { Ctx } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
+import { clientIp } from "@/lib/http/client-ip";
+import { userActor } from "@/lib/audit/users";
 import type { AccountRow, UserRow } from "@/lib/db/schema";
 import { REQUEST_PATH_HEADER, signInUrl } from "./callback-url";
 import { authOptions } from "./options";
@@ -27,7 +29,9 @@ export const getSession = cache(async (): Promise<DashboardSession | null> => {
   const db = await getDb();
   const found = await getUserWithAccount(db, session.uid);
   if (!found || found.user.sessionVersion !== (session.sv ?? 0)) return null;
-  return { ...found, ctx: { account: { id: found.account.id, plan: found.account.plan }, db } };
+  const actor = userActor(found.user);
+  const clientAddress = clientIp(await headers());
+  return { ...found, ctx: { account: { id: found.account.id, plan: found.account.plan }, db, actor, clientAddress } };
 });
 
 /**

@@ -1,3 +1,4 @@
+import { auditUser } from "@/lib/audit/users";
 import { randomBytes } from "node:crypto";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
@@ -68,18 +69,22 @@ export async function beginTwoFactor(db: Db, userId: string): Promise<string | n
 }
 
 /** Turns two-factor on when `code` matches the pending secret; returns the recovery codes (shown once), or null. */
-export async function enableTwoFactor(db: Db, userId: string, code: string, now = Date.now()): Promise<string[] | null> {
+export async function enableTwoFactor(db: Db, userId: string, code: string, now = Date.now(), clientAddress?: string): Promise<string[] | null> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user?.totpSecret || user.totpEnabledAt) return null;
   const step = matchTotp(user.totpSecret, code, user.totpLastStep, now);
   if (step === null) return null;
   const codes = newRecoveryCodes();
-  const rows = await db
-    .update(users)
-    .set({ totpEnabledAt: new Date(now), totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) })
-    .where(and(eq(users.id, userId), eq(users.totpSecret, user.totpSecret), isNull(users.totpEnabledAt)))
-    .returning({ id: users.id });
-  return rows.length ? codes : null;
+  const pending = user.totpSecret;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(users)
+      .set({ totpEnabledAt: new Date(now), totpLastStep: step, recoveryCodeHashes: codes.map(hashRecoveryCode) })
+      .where(and(eq(users.id, userId), eq(users.totpSecret, pending), isNull(users.totpEnabledAt)))
+      .returning({ id: users.id });
+    if (rows.length) await auditUser(tx, user, clientAddress, { action: "user.twoFactorEnabled", before: { twoFactor: false }, after: { twoFactor: true } });
+    return rows.length ? codes : null;
+  });
 }
 
 /**
@@ -111,11 +116,15 @@ export async function verifySecondFactor(db: Db, userId: string, code: string, n
 }
 
 /** Turns two-factor off when `code` (TOTP or recovery) is valid; false otherwise. */
-export async function disableTwoFactor(db: Db, userId: string, code: string, now = Date.now()): Promise<boolean> {
+export async function disableTwoFactor(db: Db, userId: string, code: string, now = Date.now(), clientAddress?: string): Promise<boolean> {
   if (!(await verifySecondFactor(db, userId, code, now))) return false;
-  await db
-    .update(users)
-    .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, recoveryCodeHashes: [] })
-    .where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, recoveryCodeHashes: [] })
+      .where(eq(users.id, userId))
+      .returning();
+    if (user) await auditUser(tx, user, clientAddress, { action: "user.twoFactorDisabled", before: { twoFactor: true }, after: { twoFactor: false } });
+  });
   return true;
 }

@@ -1,3 +1,4 @@
+import { auditUser } from "@/lib/audit/users";
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
@@ -127,8 +128,11 @@ export async function changePassword(
   await throttlePasswordAttempt(user.email, opts.clientIp, "password");
   if (!user.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) throw new WrongPasswordError();
   const passwordHash = await hashPassword(input.newPassword);
-  await db
-    .update(users)
-    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
-    .where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, userId));
+    await auditUser(tx, user, opts.clientIp, { action: "user.passwordChanged", before: { password: user.passwordHash }, after: { password: passwordHash } });
+  });
 }

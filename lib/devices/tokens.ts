@@ -1,7 +1,9 @@
 import { randomInt } from "node:crypto";
 import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
-import { exec, type AccountRef, type Ctx } from "@/lib/context";
+import { audit } from "@/lib/audit/audit";
+import { omit } from "@/lib/audit/changes";
+import { exec, withTransaction, type AccountRef, type Ctx } from "@/lib/context";
 import { sha256Hex, VerifiedCache } from "@/lib/credentials/verified-cache";
 import type { Db } from "@/lib/db/client";
 import { accounts, deviceTokens, trackables, type DeviceTokenRow } from "@/lib/db/schema";
@@ -44,6 +46,8 @@ export function serializeDeviceToken(row: DeviceTokenRow): DeviceToken {
   };
 }
 
+const auditedToken = (row: DeviceTokenRow) => omit(serializeDeviceToken(row), "lastUsedAt");
+
 /** Creates a token for one of the account's trackables (404 otherwise); the plaintext is in the result and nowhere else. */
 export async function createDeviceToken({
   ctx,
@@ -56,12 +60,15 @@ export async function createDeviceToken({
 }): Promise<CreatedDeviceToken> {
   await requireTrackable(ctx, trackableId);
   const token = generateDeviceToken();
-  // A trackable deleted in between fails the foreign key: the insert cannot outlive it.
-  const [row] = await exec(ctx)
-    .insert(deviceTokens)
-    .values({ trackableId, name: input.name ?? null, hash: hashDeviceToken(token), prefix: token.slice(0, DISPLAY_LENGTH) })
-    .returning();
-  return { ...serializeDeviceToken(row!), token };
+  return withTransaction(ctx, async (tx) => {
+    // A trackable deleted in between fails the foreign key: the insert cannot outlive it.
+    const [row] = await tx.tx
+      .insert(deviceTokens)
+      .values({ trackableId, name: input.name ?? null, hash: hashDeviceToken(token), prefix: token.slice(0, DISPLAY_LENGTH) })
+      .returning();
+    await audit(tx, { action: "deviceToken.created", objectType: "deviceToken", objectId: row!.id, after: auditedToken(row!) });
+    return { ...serializeDeviceToken(row!), token };
+  });
 }
 
 const DeviceTokenCursor = z.object({ id: z.uuid() });
@@ -83,10 +90,14 @@ export async function listDeviceTokens({ ctx, trackableId, query }: { ctx: Ctx; 
 /** Revokes (deletes) a token of one of the account's trackables; it is refused from the next request on. 404 when unknown. */
 export async function revokeDeviceToken({ ctx, trackableId, id }: { ctx: Ctx; trackableId: string; id: string }): Promise<void> {
   await requireTrackable(ctx, trackableId);
-  const rows = await exec(ctx)
-    .delete(deviceTokens)
-    .where(and(eq(deviceTokens.id, id), eq(deviceTokens.trackableId, trackableId)))
-    .returning({ id: deviceTokens.id });
+  const rows = await withTransaction(ctx, async (tx) => {
+    const deleted = await tx.tx
+      .delete(deviceTokens)
+      .where(and(eq(deviceTokens.id, id), eq(deviceTokens.trackableId, trackableId)))
+      .returning();
+    if (deleted[0]) await audit(tx, { action: "deviceToken.revoked", objectType: "deviceToken", objectId: id, before: auditedToken(deleted[0]) });
+    return deleted;
+  });
   tokenCache.forget((v) => v.tokenId === id);
   if (rows.length === 0) throw notFound("Device token", id);
 }

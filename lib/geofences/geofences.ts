@@ -1,6 +1,8 @@
 import { invalidBody, unknownTrackables } from "@/lib/trackables/owned";
 import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
+import { audit } from "@/lib/audit/audit";
+import { omit } from "@/lib/audit/changes";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { inChunks, rowsPerInsert } from "@/lib/db/chunks";
 import { geofences, geofenceTrackables, trackables, type GeofenceRow } from "@/lib/db/schema";
@@ -116,6 +118,9 @@ async function replaceAssignments(ctx: Ctx, geofenceId: string, trackableIds: st
   });
 }
 
+/** What the audit log compares of a geofence: its settings as the API shows them, and its webhook secret (redacted). */
+const audited = (row: GeofenceRow, assigned: string[]) => ({ ...omit(serializeGeofence(row, assigned, 0), "occupantCount"), webhookSecret: row.webhookSecret });
+
 export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGeofenceInput }): Promise<Geofence> {
   const trackableIds = input.trackableIds ?? null;
   const { row, assigned } = await guardExternalId(input.externalId, () => withTransaction(ctx, async (tx) => {
@@ -146,6 +151,7 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
       .returning();
     if (trackableIds) await replaceAssignments(tx, inserted!.id, trackableIds);
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
+    await audit(tx, { action: "geofence.created", objectType: "geofence", objectId: inserted!.id, after: audited(inserted!, trackableIds ?? []) });
     return { row: inserted!, assigned: trackableIds ?? [] };
   }));
   publishNotice(ctx.account.id, "geofence");
@@ -244,6 +250,8 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
     await assertExternalIdFree(tx, input.externalId, id);
 
     const { trackableIds, latitude, longitude, radius, geometry, ...fields } = input;
+    // For the audit log: the assignment as it was, when this patch replaces it.
+    const assignedBefore = trackableIds !== undefined && !current.allTrackables ? ((await assignmentsOf(tx, [current])).get(id) ?? []) : null;
     const position =
       shape === "polygon"
         ? geometry && placement({ geometry })
@@ -283,6 +291,7 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
     }
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
     const [geofence] = await serializeAll(tx, [row!]);
+    await audit(tx, { action: "geofence.updated", objectType: "geofence", objectId: id, before: audited(current, assignedBefore ?? geofence!.trackableIds ?? []), after: audited(row!, geofence!.trackableIds ?? []) });
     return geofence!;
   }));
   eventsCommitted(...recordings);
@@ -298,6 +307,7 @@ export async function deleteGeofence({ ctx, id }: { ctx: Ctx; id: string }): Pro
     const sent = await exitAllOnDelete(tx.tx, tx.account, row);
     const rows = await exec(tx).delete(geofences).where(ownedBy(tx, id)).returning({ id: geofences.id });
     if (rows.length === 0) throw notFound("Geofence", id);
+    await audit(tx, { action: "geofence.deleted", objectType: "geofence", objectId: id, before: audited(row, []) });
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
     return sent;
   });

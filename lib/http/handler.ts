@@ -107,7 +107,7 @@ export function withApiKey<R extends RequestLike = Request>(
       const params = await context.params;
       // An error becomes its response here, so that an Idempotency-Key keeps a 4xx like any other answer.
       const run = (r: R) =>
-        handler({ req: r, ctx: { account: verified.account, db }, params, keyId: verified.keyId }).catch((err: unknown) => toErrorResponse(err, r));
+        handler({ req: r, ctx: { account: verified.account, db, actor: { type: "apiKey", id: verified.keyId, name: verified.name }, clientAddress: ip }, params, keyId: verified.keyId }).catch((err: unknown) => toErrorResponse(err, r));
       // A POST with an Idempotency-Key runs once per key and account; its repeats replay the first response.
       const key = req.method === "POST" ? idempotencyKeyOf(req) : null;
       const res = key === null ? await run(req) : await withIdempotencyKey(db, verified.account.id, key, req, run);

@@ -2,6 +2,8 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import { env } from "@/lib/config/env";
 import { metrics } from "@/lib/metrics/registry";
+import { audit } from "@/lib/audit/audit";
+import { secretFieldsOf } from "@/lib/audit/changes";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { notificationChannels, type NotificationChannelRow } from "@/lib/db/schema";
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
@@ -23,6 +25,12 @@ export function serializeChannel(row: NotificationChannelRow): NotificationChann
   };
 }
 
+/** What the audit log compares of a channel: the API's view of its config, plus its secrets (shown redacted). */
+function audited(row: NotificationChannelRow) {
+  const channel = serializeChannel(row);
+  return { ...channel, config: { ...channel.config, ...secretFieldsOf(row.config) } };
+}
+
 const scoped = (ctx: Ctx, id: string) => and(eq(notificationChannels.id, id), eq(notificationChannels.accountId, ctx.account.id));
 
 /** A type the server cannot send (e-mail without SMTP_URL) is refused on save, saying why. */
@@ -33,11 +41,14 @@ function assertAvailable(type: ChannelType, deps: Pick<ChannelDeps, "mailer">) {
 
 export async function createChannel({ ctx, input, deps = channelDeps() }: { ctx: Ctx; input: CreateNotificationChannelInput; deps?: ChannelDeps }) {
   assertAvailable(input.type, deps);
-  const [row] = await exec(ctx)
-    .insert(notificationChannels)
-    .values({ accountId: ctx.account.id, name: input.name, type: input.type, config: input.config, enabled: input.enabled })
-    .returning();
-  return serializeChannel(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.tx
+      .insert(notificationChannels)
+      .values({ accountId: ctx.account.id, name: input.name, type: input.type, config: input.config, enabled: input.enabled })
+      .returning();
+    await audit(tx, { action: "notificationChannel.created", objectType: "notificationChannel", objectId: row!.id, after: audited(row!) });
+    return serializeChannel(row!);
+  });
 }
 
 const ChannelCursor = z.object({ id: z.uuid() });
@@ -85,23 +96,27 @@ export async function updateChannel({
   input: UpdateNotificationChannelInput;
   deps?: ChannelDeps;
 }): Promise<NotificationChannel> {
-  const current = await findChannel(ctx, id);
-  const type = current.type as ChannelType;
-  assertAvailable(type, deps);
-  const config = input.config ? mergeConfig(type, current.config, input.config) : undefined;
-  const [row] = await exec(ctx)
-    .update(notificationChannels)
-    .set({ name: input.name, enabled: input.enabled, config, updatedAt: new Date() })
-    .where(scoped(ctx, id))
-    .returning();
-  if (!row) throw notFound("Notification channel", id);
-  return serializeChannel(row);
+  return withTransaction(ctx, async (tx) => {
+    const current = await findChannel(tx, id);
+    const type = current.type as ChannelType;
+    assertAvailable(type, deps);
+    const config = input.config ? mergeConfig(type, current.config, input.config) : undefined;
+    const [row] = await tx.tx
+      .update(notificationChannels)
+      .set({ name: input.name, enabled: input.enabled, config, updatedAt: new Date() })
+      .where(scoped(ctx, id))
+      .returning();
+    if (!row) throw notFound("Notification channel", id);
+    await audit(tx, { action: "notificationChannel.updated", objectType: "notificationChannel", objectId: id, before: audited(current), after: audited(row) });
+    return serializeChannel(row);
+  });
 }
 
 export async function deleteChannel({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
   await withTransaction(ctx, async (tx) => {
-    const rows = await exec(tx).delete(notificationChannels).where(scoped(ctx, id)).returning({ id: notificationChannels.id });
+    const rows = await exec(tx).delete(notificationChannels).where(scoped(ctx, id)).returning();
     if (rows.length === 0) throw notFound("Notification channel", id);
+    await audit(tx, { action: "notificationChannel.deleted", objectType: "notificationChannel", objectId: id, before: audited(rows[0]!) });
     await forgetChannel(exec(tx), ctx.account.id, id);
   });
 }

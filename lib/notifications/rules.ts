@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import { exec, type Ctx } from "@/lib/context";
+import { audit } from "@/lib/audit/audit";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
 import type { Executor } from "@/lib/db/client";
 import { geofences, notificationChannels, notificationRules, trackables, type NotificationRuleRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
@@ -49,13 +50,15 @@ async function assertOwned(db: Executor, accountId: string, input: Partial<Pick<
 }
 
 export async function createRule({ ctx, input }: { ctx: Ctx; input: CreateNotificationRuleInput }): Promise<NotificationRule> {
-  const db = exec(ctx);
-  await assertOwned(db, ctx.account.id, input);
-  const [row] = await db
-    .insert(notificationRules)
-    .values({ ...input, accountId: ctx.account.id })
-    .returning();
-  return serializeRule(row!);
+  await assertOwned(exec(ctx), ctx.account.id, input);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.tx
+      .insert(notificationRules)
+      .values({ ...input, accountId: ctx.account.id })
+      .returning();
+    await audit(tx, { action: "notificationRule.created", objectType: "notificationRule", objectId: row!.id, after: serializeRule(row!) });
+    return serializeRule(row!);
+  });
 }
 
 const RuleCursor = z.object({ id: z.uuid() });
@@ -79,21 +82,26 @@ export async function getRule({ ctx, id }: { ctx: Ctx; id: string }): Promise<No
 }
 
 export async function updateRule({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateNotificationRuleInput }): Promise<NotificationRule> {
-  const db = exec(ctx);
-  await getRule({ ctx, id });
-  await assertOwned(db, ctx.account.id, input);
-  const [row] = await db
-    .update(notificationRules)
-    .set({ ...input, updatedAt: new Date() })
-    .where(scoped(ctx, id))
-    .returning();
-  if (!row) throw notFound("Notification rule", id);
-  return serializeRule(row);
+  return withTransaction(ctx, async (tx) => {
+    const before = await getRule({ ctx: tx, id });
+    await assertOwned(tx.tx, ctx.account.id, input);
+    const [row] = await tx.tx
+      .update(notificationRules)
+      .set({ ...input, updatedAt: new Date() })
+      .where(scoped(ctx, id))
+      .returning();
+    if (!row) throw notFound("Notification rule", id);
+    await audit(tx, { action: "notificationRule.updated", objectType: "notificationRule", objectId: id, before, after: serializeRule(row) });
+    return serializeRule(row);
+  });
 }
 
 export async function deleteRule({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const rows = await exec(ctx).delete(notificationRules).where(scoped(ctx, id)).returning({ id: notificationRules.id });
-  if (rows.length === 0) throw notFound("Notification rule", id);
+  await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.tx.delete(notificationRules).where(scoped(ctx, id)).returning();
+    if (!row) throw notFound("Notification rule", id);
+    await audit(tx, { action: "notificationRule.deleted", objectType: "notificationRule", objectId: id, before: serializeRule(row) });
+  });
 }
 
 /** A deleted channel leaves the rules that listed it (a rule left without channels sends nothing until given one). */

@@ -22,6 +22,7 @@ import {
   TrackableGeofencePage,
   UpdateGeofenceInput,
 } from "@/lib/geofences/schemas";
+import { AuditLogPage, AuditLogQuery } from "@/lib/audit/schemas";
 import { Event, EventListQuery, EventPage, EventTypeList } from "@/lib/events/schemas";
 import { StopListQuery, StopPage, Summary, SummaryQuery, Trip, TripListQuery, TripLocationsQuery, TripPage } from "@/lib/motion/schemas";
 import { EVENTS, type EventRegistry } from "@/lib/events/registry";
@@ -941,6 +942,21 @@ const paths: ZodOpenApiPathsObject = {
       ok: { status: "200", schema: Account, description: "The updated account" },
     }),
   },
+  "/audit-log": {
+    get: op({
+      id: "listAuditLog",
+      tag: "Audit log",
+      summary: "List audit log entries",
+      description:
+        "Every change to the workspace's configuration (API keys, trackables, geofences, device tokens, webhooks and " +
+        "their secrets, notification channels and rules, share links, privacy zones, account settings), the dashboard " +
+        "users' sign-ins, failed two-factor codes, password and two-factor changes, newest first by `occurredAt` (then " +
+        "id). Each entry is written in the transaction of its change. Secrets never appear. Locations are not audited. " +
+        "Filters combine; `from`/`to` are inclusive. Full-access keys only.",
+      query: AuditLogQuery,
+      ok: { status: "200", schema: AuditLogPage, description: "A page of audit log entries" },
+    }),
+  },
   // Workspace export: the request is recorded, and the zip is built from the database as it is downloaded.
   "/account/export": {
     post: op({
@@ -1110,6 +1126,7 @@ export function openApiDocument(serverUrl = "/api/v1") {
           "`discord`, `slack`. Secret fields are write-only and read back as `…Set: true`.",
       },
       { name: "Account", description: "The workspace the API key belongs to and how long its data is kept" },
+      { name: "Audit log", description: "Who changed what in the workspace's configuration, and when" },
       { name: "Privacy zones", description: "Places where fixes are dropped or blurred before they are stored" },
       {
         name: "Notification rules",

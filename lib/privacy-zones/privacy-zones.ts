@@ -1,6 +1,7 @@
 import { invalidBody, unknownTrackables } from "@/lib/trackables/owned";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
+import { audit } from "@/lib/audit/audit";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { privacyZones, type PrivacyZoneRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
@@ -41,6 +42,7 @@ export async function createPrivacyZone({ ctx, input }: { ctx: Ctx; input: Creat
       .values({ ...input, trackableIds: trackableIds ?? null, accountId: ctx.account.id })
       .returning();
     await bumpPrivacyVersion(exec(tx), ctx.account.id);
+    await audit(tx, { action: "privacyZone.created", objectType: "privacyZone", objectId: row!.id, after: serializePrivacyZone(row!) });
     return serializePrivacyZone(row!);
   });
 }
@@ -97,6 +99,7 @@ export async function getPrivacyZone({ ctx, id }: { ctx: Ctx; id: string }): Pro
 export async function updatePrivacyZone({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdatePrivacyZoneInput }): Promise<PrivacyZone> {
   return withTransaction(ctx, async (tx) => {
     const trackableIds = await requireOwnTrackables(tx, input.trackableIds);
+    const before = await getPrivacyZone({ ctx: tx, id });
     const [row] = await exec(tx)
       .update(privacyZones)
       .set({ ...input, ...(input.trackableIds === undefined ? {} : { trackableIds: trackableIds ?? null }), updatedAt: new Date() })
@@ -104,14 +107,16 @@ export async function updatePrivacyZone({ ctx, id, input }: { ctx: Ctx; id: stri
       .returning();
     if (!row) throw notFound("Privacy zone", id);
     await bumpPrivacyVersion(exec(tx), ctx.account.id);
+    await audit(tx, { action: "privacyZone.updated", objectType: "privacyZone", objectId: id, before, after: serializePrivacyZone(row) });
     return serializePrivacyZone(row);
   });
 }
 
 export async function deletePrivacyZone({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
   await withTransaction(ctx, async (tx) => {
-    const rows = await exec(tx).delete(privacyZones).where(scoped(ctx, id)).returning({ id: privacyZones.id });
+    const rows = await exec(tx).delete(privacyZones).where(scoped(ctx, id)).returning();
     if (rows.length === 0) throw notFound("Privacy zone", id);
+    await audit(tx, { action: "privacyZone.deleted", objectType: "privacyZone", objectId: id, before: serializePrivacyZone(rows[0]!) });
     await bumpPrivacyVersion(exec(tx), ctx.account.id);
   });
 }

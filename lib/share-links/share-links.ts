@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import { env } from "@/lib/config/env";
+import { audit } from "@/lib/audit/audit";
+import { omit } from "@/lib/audit/changes";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import type { Executor } from "@/lib/db/client";
 import { locations, shareLinks, trackables, type ShareLinkRow } from "@/lib/db/schema";
@@ -43,6 +45,9 @@ export function serializeShareLink(row: ShareLinkRow): ShareLink {
   };
 }
 
+/** What the audit log shows of a link: not its URL, which is the token that opens it. */
+const auditedRow = (row: ShareLinkRow) => omit(serializeShareLink(row), "url");
+
 const ownedBy = (ctx: Ctx, id: string) => and(eq(shareLinks.id, id), eq(shareLinks.accountId, ctx.account.id));
 
 /**
@@ -80,6 +85,7 @@ export async function createShareLink({
         createdAt: now,
       })
       .returning();
+    await audit(tx, { action: "shareLink.created", objectType: "shareLink", objectId: inserted!.id, after: auditedRow(inserted!) });
     return inserted!;
   });
   return serializeShareLink(row);
@@ -134,12 +140,12 @@ export async function getShareLink({ ctx, id }: { ctx: Ctx; id: string }): Promi
  */
 export async function revokeShareLink({ ctx, id, now = new Date() }: { ctx: Ctx; id: string; now?: Date }): Promise<void> {
   // The conditional update makes concurrent revokes safe: exactly one of them changes the row.
-  const updated = await exec(ctx)
-    .update(shareLinks)
-    .set({ revokedAt: now })
-    .where(and(ownedBy(ctx, id), isNull(shareLinks.revokedAt)))
-    .returning({ id: shareLinks.id });
-  if (updated.length > 0) return;
+  const updated = await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.tx.update(shareLinks).set({ revokedAt: now }).where(and(ownedBy(ctx, id), isNull(shareLinks.revokedAt))).returning();
+    if (row) await audit(tx, { action: "shareLink.revoked", objectType: "shareLink", objectId: id, before: { ...auditedRow(row), revokedAt: null }, after: auditedRow(row) });
+    return row;
+  });
+  if (updated) return;
   const [row] = await exec(ctx).select({ revokedAt: shareLinks.revokedAt }).from(shareLinks).where(ownedBy(ctx, id)).limit(1);
   if (!row) throw notFound("Share link", id);
   throw new ApiError("conflict", `Share link ${id} is already revoked (since ${isoOrNull(row.revokedAt)})`);

@@ -1,4 +1,6 @@
 import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
+import { audit } from "@/lib/audit/audit";
+import { omit } from "@/lib/audit/changes";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { locations, trackables, type LocationRow, type TrackableRow } from "@/lib/db/schema";
 import { createTrackableStates } from "@/lib/geofences/round-state";
@@ -65,6 +67,9 @@ async function selectWithLast(ctx: Ctx, where: ReturnType<typeof and>, limit: nu
   return rows.map((r) => serializeTrackable(r.trackable, r.last));
 }
 
+/** What the audit log compares of a trackable: its settings, not where it last was. */
+const auditedTrackable = (trackable: Trackable) => omit(trackable, "lastLocation");
+
 /** The account's trackable row, or 404 (another account's trackable is indistinguishable from a missing one). */
 export async function requireTrackable(ctx: Ctx, id: string): Promise<TrackableRow> {
   const [row] = await exec(ctx)
@@ -82,14 +87,18 @@ export async function requireTrackable(ctx: Ctx, id: string): Promise<TrackableR
  * between the two statements loses nothing.)
  */
 export async function createTrackable({ ctx, input }: { ctx: Ctx; input: CreateTrackableInput }): Promise<Trackable> {
-  const db = exec(ctx);
-  const [row] = await db
-    .insert(trackables)
-    .values({ accountId: ctx.account.id, name: input.name, type: input.type, metadata: input.metadata, motion: input.motion ?? null })
-    .returning();
-  await createTrackableStates(db, [row!.id]);
-  publishNotice(ctx.account.id, "trackable", row!.id);
-  return serializeTrackable(row!, null);
+  const created = await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.tx
+      .insert(trackables)
+      .values({ accountId: ctx.account.id, name: input.name, type: input.type, metadata: input.metadata, motion: input.motion ?? null })
+      .returning();
+    await createTrackableStates(tx.tx, [row!.id]);
+    const trackable = serializeTrackable(row!, null);
+    await audit(tx, { action: "trackable.created", objectType: "trackable", objectId: row!.id, after: auditedTrackable(trackable) });
+    return trackable;
+  });
+  publishNotice(ctx.account.id, "trackable", created.id);
+  return created;
 }
 
 const TrackableCursor = z.object({ id: z.uuid() });
@@ -112,19 +121,25 @@ export async function getTrackable({ ctx, id }: { ctx: Ctx; id: string }): Promi
 }
 
 export async function updateTrackable({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateTrackableInput }) {
-  const [row] = await exec(ctx)
-    .update(trackables)
-    .set({
-      ...input,
-      // Only the settings given change: merged into the stored ones (the rest keep their values or defaults).
-      motion: input.motion ? sql`coalesce(${trackables.motion}, '{}'::jsonb) || ${JSON.stringify(input.motion)}::jsonb` : undefined,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)))
-    .returning({ id: trackables.id });
-  if (!row) throw notFound("Trackable", id);
-  publishNotice(ctx.account.id, "trackable", row.id);
-  return getTrackable({ ctx, id });
+  const updated = await withTransaction(ctx, async (tx) => {
+    const before = await getTrackable({ ctx: tx, id });
+    const [row] = await tx.tx
+      .update(trackables)
+      .set({
+        ...input,
+        // Only the settings given change: merged into the stored ones (the rest keep their values or defaults).
+        motion: input.motion ? sql`coalesce(${trackables.motion}, '{}'::jsonb) || ${JSON.stringify(input.motion)}::jsonb` : undefined,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)))
+      .returning({ id: trackables.id });
+    if (!row) throw notFound("Trackable", id);
+    const after = await getTrackable({ ctx: tx, id });
+    await audit(tx, { action: "trackable.updated", objectType: "trackable", objectId: id, before: auditedTrackable(before), after: auditedTrackable(after) });
+    return after;
+  });
+  publishNotice(ctx.account.id, "trackable", updated.id);
+  return updated;
 }
 
 /** Deletes the trackable with its location history and geofence assignments. */
@@ -140,8 +155,9 @@ export async function deleteTrackable({ ctx, id }: { ctx: Ctx; id: string }): Pr
     const rows = await exec(tx)
       .delete(trackables)
       .where(and(eq(trackables.id, id), eq(trackables.accountId, ctx.account.id)))
-      .returning({ id: trackables.id });
+      .returning();
     if (rows.length === 0) throw notFound("Trackable", id);
+    await audit(tx, { action: "trackable.deleted", objectType: "trackable", objectId: id, before: auditedTrackable(serializeTrackable(rows[0]!, null)) });
     return sent;
   });
   eventsCommitted(recording);

@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray } from "drizzle-orm";
+import { audit } from "@/lib/audit/audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import type { Executor } from "@/lib/db/client";
 import { geofences, webhooks } from "@/lib/db/schema";
@@ -88,7 +89,8 @@ export async function rotateSecret({ ctx, target, input }: { ctx: Ctx; target: S
   const table = holder.table as typeof webhooks;
   const idColumn = kind === "webhook" ? webhooks.id : geofences.id;
   const accountColumn = kind === "webhook" ? webhooks.accountId : geofences.accountId;
-  return withTransaction(ctx, async ({ tx }) => {
+  return withTransaction(ctx, async (inTx) => {
+    const { tx } = inTx;
     const [row] = await tx
       .select({ secret: holder.secret })
       .from(table)
@@ -102,6 +104,8 @@ export async function rotateSecret({ ctx, target, input }: { ctx: Ctx; target: S
       .where(eq(idColumn, id));
     // Evaluation caches the geofence, secret included (lib/geofences/fence-cache.ts).
     if (kind === "geofence") await bumpGeofencesVersion(tx, ctx.account.id);
+    const field = kind === "webhook" ? "secret" : "webhookSecret";
+    await audit(inTx, { action: `${kind}.secretRotated`, objectType: kind, objectId: id, before: { [field]: row.secret }, after: { [field]: r.secret, previousSecretExpiresAt: r.expiresAt } });
     return { secret: r.secret, previousSecretExpiresAt: r.expiresAt?.toISOString() ?? null };
   });
 }

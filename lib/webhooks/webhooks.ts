@@ -1,6 +1,7 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
-import { exec, type Ctx } from "@/lib/context";
+import { audit } from "@/lib/audit/audit";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
 import { webhooks, type WebhookRow } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
@@ -21,14 +22,20 @@ export function serializeWebhook(row: WebhookRow): Webhook {
   };
 }
 
+/** What the audit log compares of an endpoint: its settings, and its secret (shown redacted). */
+const audited = (row: WebhookRow) => ({ ...serializeWebhook(row), secret: row.secret });
+
 const scoped = (ctx: Ctx, id: string) => and(eq(webhooks.id, id), eq(webhooks.accountId, ctx.account.id));
 
 export async function createWebhook({ ctx, input }: { ctx: Ctx; input: CreateWebhookInput }): Promise<Webhook> {
-  const [row] = await exec(ctx)
-    .insert(webhooks)
-    .values({ accountId: ctx.account.id, url: input.url, events: input.events, secret: input.secret ?? null, description: input.description, enabled: input.enabled })
-    .returning();
-  return serializeWebhook(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.tx
+      .insert(webhooks)
+      .values({ accountId: ctx.account.id, url: input.url, events: input.events, secret: input.secret ?? null, description: input.description, enabled: input.enabled })
+      .returning();
+    await audit(tx, { action: "webhook.created", objectType: "webhook", objectId: row!.id, after: audited(row!) });
+    return serializeWebhook(row!);
+  });
 }
 
 const WebhookCursor = z.object({ id: z.uuid() });
@@ -52,24 +59,31 @@ export async function getWebhook({ ctx, id }: { ctx: Ctx; id: string }): Promise
 }
 
 export async function updateWebhook({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateWebhookInput }): Promise<Webhook> {
-  const [row] = await exec(ctx)
-    .update(webhooks)
-    .set({
-      ...input,
-      // A secret set by PATCH replaces the current one at once (rotate-secret is the way with an overlap).
-      ...(input.secret !== undefined && { previousSecret: null, previousSecretExpiresAt: null }),
-      // Switching an endpoint on clears why the service switched it off, and its run of failures.
-      ...(input.enabled === true && { disabledAt: null, disabledReason: null, consecutiveFailures: 0 }),
-      updatedAt: new Date(),
-    })
-    .where(scoped(ctx, id))
-    .returning();
-  if (!row) throw notFound("Webhook", id);
-  return serializeWebhook(row);
+  return withTransaction(ctx, async (tx) => {
+    const [before] = await tx.tx.select().from(webhooks).where(scoped(ctx, id)).for("update");
+    const [row] = await tx.tx
+      .update(webhooks)
+      .set({
+        ...input,
+        // A secret set by PATCH replaces the current one at once (rotate-secret is the way with an overlap).
+        ...(input.secret !== undefined && { previousSecret: null, previousSecretExpiresAt: null }),
+        // Switching an endpoint on clears why the service switched it off, and its run of failures.
+        ...(input.enabled === true && { disabledAt: null, disabledReason: null, consecutiveFailures: 0 }),
+        updatedAt: new Date(),
+      })
+      .where(scoped(ctx, id))
+      .returning();
+    if (!row || !before) throw notFound("Webhook", id);
+    await audit(tx, { action: "webhook.updated", objectType: "webhook", objectId: id, before: audited(before), after: audited(row) });
+    return serializeWebhook(row);
+  });
 }
 
 /** Deletes the endpoint; its delivery history is kept (webhookId becomes null) and pending retries still finish. */
 export async function deleteWebhook({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const rows = await exec(ctx).delete(webhooks).where(scoped(ctx, id)).returning({ id: webhooks.id });
-  if (rows.length === 0) throw notFound("Webhook", id);
+  await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.tx.delete(webhooks).where(scoped(ctx, id)).returning();
+    if (!row) throw notFound("Webhook", id);
+    await audit(tx, { action: "webhook.deleted", objectType: "webhook", objectId: id, before: audited(row) });
+  });
 }

@@ -23,3 +23,4 @@ export * from "./privacy-zones";
 export * from "./idempotency-keys";
 export * from "./motion";
 export * from "./account-exports";
+export * from "./audit-log";
