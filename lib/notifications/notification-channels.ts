@@ -7,6 +7,7 @@ import { notificationChannels, type NotificationChannelRow } from "@/lib/db/sche
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { channelAdapter, channelDeps, type ChannelDeps, type ChannelType, type NotificationMessage } from "./channels";
+import { bumpNotificationsVersion } from "./rule-cache";
 import { forgetChannel } from "./rules";
 import type { ChannelTestResult, CreateNotificationChannelInput, NotificationChannel, UpdateNotificationChannelInput } from "./schemas";
 
@@ -33,11 +34,14 @@ function assertAvailable(type: ChannelType, deps: Pick<ChannelDeps, "mailer">) {
 
 export async function createChannel({ ctx, input, deps = channelDeps() }: { ctx: Ctx; input: CreateNotificationChannelInput; deps?: ChannelDeps }) {
   assertAvailable(input.type, deps);
-  const [row] = await exec(ctx)
-    .insert(notificationChannels)
-    .values({ accountId: ctx.account.id, name: input.name, type: input.type, config: input.config, enabled: input.enabled })
-    .returning();
-  return serializeChannel(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await exec(tx)
+      .insert(notificationChannels)
+      .values({ accountId: ctx.account.id, name: input.name, type: input.type, config: input.config, enabled: input.enabled })
+      .returning();
+    await bumpNotificationsVersion(exec(tx), ctx.account.id);
+    return serializeChannel(row!);
+  });
 }
 
 const ChannelCursor = z.object({ id: z.uuid() });
@@ -89,13 +93,16 @@ export async function updateChannel({
   const type = current.type as ChannelType;
   assertAvailable(type, deps);
   const config = input.config ? mergeConfig(type, current.config, input.config) : undefined;
-  const [row] = await exec(ctx)
-    .update(notificationChannels)
-    .set({ name: input.name, enabled: input.enabled, config, updatedAt: new Date() })
-    .where(scoped(ctx, id))
-    .returning();
-  if (!row) throw notFound("Notification channel", id);
-  return serializeChannel(row);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await exec(tx)
+      .update(notificationChannels)
+      .set({ name: input.name, enabled: input.enabled, config, updatedAt: new Date() })
+      .where(scoped(ctx, id))
+      .returning();
+    if (!row) throw notFound("Notification channel", id);
+    await bumpNotificationsVersion(exec(tx), ctx.account.id);
+    return serializeChannel(row);
+  });
 }
 
 export async function deleteChannel({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
@@ -103,6 +110,7 @@ export async function deleteChannel({ ctx, id }: { ctx: Ctx; id: string }): Prom
     const rows = await exec(tx).delete(notificationChannels).where(scoped(ctx, id)).returning({ id: notificationChannels.id });
     if (rows.length === 0) throw notFound("Notification channel", id);
     await forgetChannel(exec(tx), ctx.account.id, id);
+    await bumpNotificationsVersion(exec(tx), ctx.account.id);
   });
 }
 

@@ -1,10 +1,11 @@
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import { exec, type Ctx } from "@/lib/context";
+import { exec, withTransaction, type Ctx } from "@/lib/context";
 import type { Executor } from "@/lib/db/client";
 import { geofences, notificationChannels, notificationRules, trackables, type NotificationRuleRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
+import { bumpNotificationsVersion } from "./rule-cache";
 import type { CreateNotificationRuleInput, NotificationRule, UpdateNotificationRuleInput } from "./rule-schemas";
 
 export function serializeRule(row: NotificationRuleRow): NotificationRule {
@@ -49,13 +50,16 @@ async function assertOwned(db: Executor, accountId: string, input: Partial<Pick<
 }
 
 export async function createRule({ ctx, input }: { ctx: Ctx; input: CreateNotificationRuleInput }): Promise<NotificationRule> {
-  const db = exec(ctx);
-  await assertOwned(db, ctx.account.id, input);
-  const [row] = await db
-    .insert(notificationRules)
-    .values({ ...input, accountId: ctx.account.id })
-    .returning();
-  return serializeRule(row!);
+  return withTransaction(ctx, async (tx) => {
+    const db = exec(tx);
+    await assertOwned(db, ctx.account.id, input);
+    const [row] = await db
+      .insert(notificationRules)
+      .values({ ...input, accountId: ctx.account.id })
+      .returning();
+    await bumpNotificationsVersion(db, ctx.account.id);
+    return serializeRule(row!);
+  });
 }
 
 const RuleCursor = z.object({ id: z.uuid() });
@@ -79,24 +83,33 @@ export async function getRule({ ctx, id }: { ctx: Ctx; id: string }): Promise<No
 }
 
 export async function updateRule({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateNotificationRuleInput }): Promise<NotificationRule> {
-  const db = exec(ctx);
-  await getRule({ ctx, id });
-  await assertOwned(db, ctx.account.id, input);
-  const [row] = await db
-    .update(notificationRules)
-    .set({ ...input, updatedAt: new Date() })
-    .where(scoped(ctx, id))
-    .returning();
-  if (!row) throw notFound("Notification rule", id);
-  return serializeRule(row);
+  return withTransaction(ctx, async (tx) => {
+    const db = exec(tx);
+    await getRule({ ctx: tx, id });
+    await assertOwned(db, ctx.account.id, input);
+    const [row] = await db
+      .update(notificationRules)
+      .set({ ...input, updatedAt: new Date() })
+      .where(scoped(ctx, id))
+      .returning();
+    if (!row) throw notFound("Notification rule", id);
+    await bumpNotificationsVersion(db, ctx.account.id);
+    return serializeRule(row);
+  });
 }
 
 export async function deleteRule({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
-  const rows = await exec(ctx).delete(notificationRules).where(scoped(ctx, id)).returning({ id: notificationRules.id });
-  if (rows.length === 0) throw notFound("Notification rule", id);
+  await withTransaction(ctx, async (tx) => {
+    const rows = await exec(tx).delete(notificationRules).where(scoped(ctx, id)).returning({ id: notificationRules.id });
+    if (rows.length === 0) throw notFound("Notification rule", id);
+    await bumpNotificationsVersion(exec(tx), ctx.account.id);
+  });
 }
 
-/** A deleted channel leaves the rules that listed it (a rule left without channels sends nothing until given one). */
+/**
+ * A deleted channel leaves the rules that listed it (a rule left without channels sends nothing until given one).
+ * The caller bumps the notifications version in the same transaction.
+ */
 export async function forgetChannel(db: Executor, accountId: string, channelId: string): Promise<void> {
   await db
     .update(notificationRules)
