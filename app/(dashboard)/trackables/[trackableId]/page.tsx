@@ -20,6 +20,7 @@ import { Badge, Card, ScrollTable, Time } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
+import { importChoices } from "@/lib/imports/choices";
 import { formatCoord } from "@/lib/dashboard/format";
 import { parseTimeRange } from "@/lib/dashboard/time-range";
 import type { Location } from "@/lib/locations/schemas";
@@ -228,7 +229,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
               geofenceNames={geofenceNames}
             />
           ) : null}
-          <ImportPanel trackableId={trackable.id} />
+          <ImportPanel trackableId={trackable.id} choices={importChoices()} />
         </div>
         <div className="min-w-0 space-y-6">
           {latest ? (
