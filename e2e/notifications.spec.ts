@@ -43,7 +43,9 @@ test("notifications: add a channel and test it, add a rule, see sent and suppres
     await form.getByLabel("To", { exact: true }).fill("00:00");
     await form.getByLabel("Cooldown (seconds)").fill("3600");
     await form.getByRole("button", { name: "Add rule" }).click();
-    await expect(page.getByTestId("rule-row").filter({ hasText: "Depot arrivals" })).toContainText("Europe/Berlin");
+    const ruleRow = page.getByTestId("rule-row").filter({ hasText: "Depot arrivals" });
+    await expect(ruleRow).toContainText("Europe/Berlin");
+    await expect(ruleRow).toContainText("Only Van 12 · at Depot");
 
     // Two entries within the hour: the first is sent, the second is held back by the cooldown. Van 7's entry, first
     // of all, matches no rule: the rule's trackable picker left it out.
