@@ -11,6 +11,8 @@ test("notifications: add a channel and test it, add a rule, see sent and suppres
   try {
     const api = apiClient(request, await createApiKey(page, "notifications page"));
     const van = (await api.post("/trackables", { name: "Van 12", type: "vehicle" })).body;
+    // Not picked in the rule: its entries must send nothing.
+    const other = (await api.post("/trackables", { name: "Van 7", type: "vehicle" })).body;
     await createGeofenceViaApi(api, { name: "Depot", latitude: 52.52, longitude: 13.405, radius: 200 });
 
     await page.goto("/notifications");
@@ -32,6 +34,8 @@ test("notifications: add a channel and test it, add a rule, see sent and suppres
     await form.getByLabel("Name", { exact: true }).fill("Depot arrivals");
     await form.getByRole("checkbox", { name: "Entered a geofence" }).check();
     await form.getByRole("checkbox", { name: "Dispatch phones" }).check();
+    await form.getByRole("group", { name: "Trackables" }).getByRole("checkbox", { name: "Van 12" }).check();
+    await form.getByRole("group", { name: "Geofences" }).getByRole("checkbox", { name: "Depot" }).check();
     await form.getByRole("checkbox", { name: "Only at certain times" }).check();
     await form.getByLabel("Time zone").fill("Europe/Berlin");
     for (const day of ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]) await form.getByRole("checkbox", { name: day }).check();
@@ -39,10 +43,19 @@ test("notifications: add a channel and test it, add a rule, see sent and suppres
     await form.getByLabel("To", { exact: true }).fill("00:00");
     await form.getByLabel("Cooldown (seconds)").fill("3600");
     await form.getByRole("button", { name: "Add rule" }).click();
-    await expect(page.getByTestId("rule-row").filter({ hasText: "Depot arrivals" })).toContainText("Europe/Berlin");
+    const ruleRow = page.getByTestId("rule-row").filter({ hasText: "Depot arrivals" });
+    await expect(ruleRow).toContainText("Europe/Berlin");
+    await expect(ruleRow).toContainText("Only Van 12 · at Depot");
 
-    // Two entries within the hour: the first is sent, the second is held back by the cooldown.
+    // Two entries within the hour: the first is sent, the second is held back by the cooldown. Van 7's entry, first
+    // of all, matches no rule: the rule's trackable picker left it out.
     const at = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
+    await api.post(`/trackables/${other.id}/locations`, {
+      locations: [
+        { latitude: 52.53, longitude: 13.405, timestamp: at(80_000) },
+        { latitude: 52.5201, longitude: 13.4051, timestamp: at(70_000) },
+      ],
+    });
     await api.post(`/trackables/${van.id}/locations`, {
       locations: [
         { latitude: 52.53, longitude: 13.405, timestamp: at(60_000) },
@@ -52,6 +65,7 @@ test("notifications: add a channel and test it, add a rule, see sent and suppres
       ],
     });
     await expect.poll(() => capture.requests.filter((r) => r.headers.title === "Van 12 entered Depot").length).toBe(1);
+    expect(capture.requests.filter((r) => String(r.headers.title).startsWith("Van 7"))).toEqual([]);
     await expect
       .poll(async () => {
         await page.goto("/notifications?status=sent");

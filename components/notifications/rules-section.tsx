@@ -54,6 +54,10 @@ export function RulesSection({ rules, options }: { rules: NotificationRule[]; op
                     </p>
                     <p className="text-slate-600">To {r.channelIds.map((c) => label(options.channels, c)).join(", ") || "no channel"}</p>
                     <p className="text-slate-600">
+                      {r.trackableIds ? `Only ${r.trackableIds.map((t) => label(options.trackables, t)).join(", ")}` : "Every trackable"}
+                      {r.geofenceIds ? ` · at ${r.geofenceIds.map((g) => label(options.geofences, g)).join(", ")}` : ""}
+                    </p>
+                    <p className="text-slate-600">
                       {r.schedule ? `${r.schedule.days.join(", ") || "no days"} ${r.schedule.from}–${r.schedule.to} (${r.schedule.timeZone})` : "Always"}
                       {r.cooldownSeconds ? ` · cooldown ${r.cooldownSeconds} s` : ""}
                     </p>

@@ -5,12 +5,16 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import { Alert, Button, Card, inputClass } from "@/components/ui";
+import type { ImportChoices } from "@/lib/imports/choices";
 import type { Import } from "@/lib/imports/schemas";
 
-const ACCEPT = ".gpx,.geojson,.json,.csv,.rec,application/gpx+xml,application/geo+json,application/json,text/csv";
 const POLL_MS = 1000;
 
-export function ImportPanel({ trackableId }: { trackableId: string }) {
+/** A list in words: "a, b or c". */
+const orList = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items.at(-1)}` : (items[0] ?? ""));
+
+/** `choices` comes from lib/imports (importChoices): the formats and the size limit the server enforces. */
+export function ImportPanel({ trackableId, choices }: { trackableId: string; choices: ImportChoices }) {
   const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [running, setRunning] = useState(false);
@@ -74,13 +78,13 @@ export function ImportPanel({ trackableId }: { trackableId: string }) {
         Import history
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        GPX, GeoJSON, CSV (as the download writes it), an OwnTracks Recorder .rec file or Google Takeout&apos;s Records.json, up to
-        512 MB. Positions already stored are skipped; imported history raises no geofence events.
+        {orList(choices.labels)}, up to {choices.maxSize}. Positions already stored are skipped; imported history raises no
+        geofence events.
       </p>
       <form onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-2" aria-label="Import a history file">
         <label className="min-w-0 text-xs font-medium text-slate-700">
           File
-          <input ref={fileRef} type="file" name="file" accept={ACCEPT} className={`${inputClass} mt-1 block w-full max-w-xs py-1.5`} />
+          <input ref={fileRef} type="file" name="file" accept={choices.accept} className={`${inputClass} mt-1 block w-full max-w-xs py-1.5`} />
         </label>
         <Button type="submit" variant="secondary" disabled={running}>
           {running ? "Importing…" : "Import"}

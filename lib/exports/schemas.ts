@@ -24,8 +24,12 @@ export type ExportResource = (typeof EXPORT_RESOURCES)[number];
 export const AccountExport = z
   .object({
     id: Id,
-    status: z.enum(["running", "completed", "failed"]).meta({
-      description: "completed at once: the zip is built from the workspace's current data when it is downloaded",
+    // No "failed": nothing is built ahead, so nothing can fail before the download; a read that fails during it
+    // breaks the download off (the client sees a truncated transfer, never a zip that looks whole).
+    status: z.enum(["running", "completed"]).meta({
+      description:
+        "completed at once: the zip is built from the workspace's current data when it is downloaded. There is no " +
+        "failed state: a read that fails while downloading breaks the download off, and downloading again retries it",
     }),
     createdAt: Timestamp,
     completedAt: Timestamp.nullable(),

@@ -65,7 +65,7 @@ export async function spoolUpload(importId: string, format: ImportFormatName, so
 }
 
 /** An upload still being written after this long was cut by a server that stopped (requests end within 300 s). */
-const ABANDONED_MS = 60 * 60 * 1000;
+export const ABANDONED_MS = 60 * 60 * 1000;
 
 /** Removes partial uploads that a stopped server left behind (the request that wrote them is gone with it). */
 async function removeAbandonedUploads(): Promise<void> {

@@ -1,15 +1,16 @@
-import { and, asc, eq, gte, inArray, max, ne, sql } from "drizzle-orm";
+import { and, gte, inArray, max, ne } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import type { AccountRef } from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { geofences, notificationChannels, notificationDeliveries, notificationRules, trackables, type NotificationRuleRow } from "@/lib/db/schema";
+import { geofences, notificationDeliveries, trackables } from "@/lib/db/schema";
 import type { EventConsumer } from "@/lib/events/consumers";
 import type { RecordedEvent } from "@/lib/events/produced";
 import { EVENTS } from "@/lib/events/registry";
 import { enqueueMany, wakeRunner } from "@/lib/jobs/client";
 import { deliverNotification } from "@/lib/jobs/workflows/deliver-notification";
 import { matchDeliveries, type MatchableEvent } from "./matching";
+import { accountRules } from "./rule-cache";
 
 /**
  * Notifications as a consumer of events: in the recording transaction, each recorded event that an enabled rule
@@ -28,33 +29,17 @@ const nameOf = (payload: Record<string, unknown> | null, key: "beacon" | "geofen
   return v && typeof v === "object" && typeof (v as { name?: unknown }).name === "string" ? (v as { name: string }).name : undefined;
 };
 
-/** The matching, the names the messages need and the cooldowns' last notified events, then the deliveries' insert. */
+/**
+ * The matching (rules and channels from the account's rule cache), the names the messages need and the cooldowns'
+ * last notified events, then the deliveries' insert.
+ */
 export async function notifyEvents(tx: Tx, account: AccountRef, all: readonly RecordedEvent[], now = new Date()): Promise<number> {
   const events = all.filter((e): e is RecordedEvent & { id: string } => e.id !== null);
   if (events.length === 0) return 0;
-  const types = [...new Set(events.map((e) => e.type))];
-  const rules: NotificationRuleRow[] = await tx
-    .select()
-    .from(notificationRules)
-    .where(
-      and(
-        eq(notificationRules.accountId, account.id),
-        eq(notificationRules.enabled, true),
-        sql`${notificationRules.eventTypes} && array[${sql.join(types.map((t) => sql`${t}`), sql`, `)}]::text[]`,
-      ),
-    )
-    // Oldest first: when rules share a channel, the oldest one sends the event.
-    .orderBy(asc(notificationRules.id));
+  const types = new Set<string>(events.map((e) => e.type));
+  const cached = await accountRules(tx, account.id);
+  const rules = cached.rules.filter((r) => r.eventTypes.some((t) => types.has(t)));
   if (rules.length === 0) return 0;
-
-  const channelIds = [...new Set(rules.flatMap((r) => r.channelIds))];
-  const channels =
-    channelIds.length === 0
-      ? []
-      : await tx
-          .select({ id: notificationChannels.id })
-          .from(notificationChannels)
-          .where(and(eq(notificationChannels.accountId, account.id), eq(notificationChannels.enabled, true), inArray(notificationChannels.id, channelIds)));
 
   // Names come with the payload; an event without one (a synthetic transition of a trackable never located) is named
   // from its rows.
@@ -102,7 +87,7 @@ export async function notifyEvents(tx: Tx, account: AccountRef, all: readonly Re
   const rows = matchDeliveries({
     events: matchable,
     rules,
-    channels: new Set(channels.map((c) => c.id)),
+    channels: cached.channels,
     lastNotified: lastNotified.map((l) => ({ ruleId: l.ruleId!, trackableId: l.trackableId, eventType: l.eventType, at: l.at! })),
     now,
     appUrl: env().APP_URL,

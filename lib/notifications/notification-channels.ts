@@ -9,6 +9,7 @@ import { notificationChannels, type NotificationChannelRow } from "@/lib/db/sche
 import { ApiError, notFound, validationError } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { channelAdapter, channelDeps, type ChannelDeps, type ChannelType, type NotificationMessage } from "./channels";
+import { bumpNotificationsVersion } from "./rule-cache";
 import { forgetChannel } from "./rules";
 import type { ChannelTestResult, CreateNotificationChannelInput, NotificationChannel, UpdateNotificationChannelInput } from "./schemas";
 
@@ -42,10 +43,11 @@ function assertAvailable(type: ChannelType, deps: Pick<ChannelDeps, "mailer">) {
 export async function createChannel({ ctx, input, deps = channelDeps() }: { ctx: Ctx; input: CreateNotificationChannelInput; deps?: ChannelDeps }) {
   assertAvailable(input.type, deps);
   return withTransaction(ctx, async (tx) => {
-    const [row] = await tx.tx
+    const [row] = await exec(tx)
       .insert(notificationChannels)
       .values({ accountId: ctx.account.id, name: input.name, type: input.type, config: input.config, enabled: input.enabled })
       .returning();
+    await bumpNotificationsVersion(exec(tx), ctx.account.id);
     await audit(tx, { action: "notificationChannel.created", objectType: "notificationChannel", objectId: row!.id, after: audited(row!) });
     return serializeChannel(row!);
   });
@@ -101,12 +103,13 @@ export async function updateChannel({
     const type = current.type as ChannelType;
     assertAvailable(type, deps);
     const config = input.config ? mergeConfig(type, current.config, input.config) : undefined;
-    const [row] = await tx.tx
+    const [row] = await exec(tx)
       .update(notificationChannels)
       .set({ name: input.name, enabled: input.enabled, config, updatedAt: new Date() })
       .where(scoped(ctx, id))
       .returning();
     if (!row) throw notFound("Notification channel", id);
+    await bumpNotificationsVersion(exec(tx), ctx.account.id);
     await audit(tx, { action: "notificationChannel.updated", objectType: "notificationChannel", objectId: id, before: audited(current), after: audited(row) });
     return serializeChannel(row);
   });
@@ -118,6 +121,7 @@ export async function deleteChannel({ ctx, id }: { ctx: Ctx; id: string }): Prom
     if (rows.length === 0) throw notFound("Notification channel", id);
     await audit(tx, { action: "notificationChannel.deleted", objectType: "notificationChannel", objectId: id, before: audited(rows[0]!) });
     await forgetChannel(exec(tx), ctx.account.id, id);
+    await bumpNotificationsVersion(exec(tx), ctx.account.id);
   });
 }
 

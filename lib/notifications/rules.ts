@@ -6,6 +6,7 @@ import type { Executor } from "@/lib/db/client";
 import { geofences, notificationChannels, notificationRules, trackables, type NotificationRuleRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
+import { bumpNotificationsVersion } from "./rule-cache";
 import type { CreateNotificationRuleInput, NotificationRule, UpdateNotificationRuleInput } from "./rule-schemas";
 
 export function serializeRule(row: NotificationRuleRow): NotificationRule {
@@ -50,12 +51,14 @@ async function assertOwned(db: Executor, accountId: string, input: Partial<Pick<
 }
 
 export async function createRule({ ctx, input }: { ctx: Ctx; input: CreateNotificationRuleInput }): Promise<NotificationRule> {
-  await assertOwned(exec(ctx), ctx.account.id, input);
   return withTransaction(ctx, async (tx) => {
-    const [row] = await tx.tx
+    const db = exec(tx);
+    await assertOwned(db, ctx.account.id, input);
+    const [row] = await db
       .insert(notificationRules)
       .values({ ...input, accountId: ctx.account.id })
       .returning();
+    await bumpNotificationsVersion(db, ctx.account.id);
     await audit(tx, { action: "notificationRule.created", objectType: "notificationRule", objectId: row!.id, after: serializeRule(row!) });
     return serializeRule(row!);
   });
@@ -83,14 +86,16 @@ export async function getRule({ ctx, id }: { ctx: Ctx; id: string }): Promise<No
 
 export async function updateRule({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateNotificationRuleInput }): Promise<NotificationRule> {
   return withTransaction(ctx, async (tx) => {
+    const db = exec(tx);
     const before = await getRule({ ctx: tx, id });
-    await assertOwned(tx.tx, ctx.account.id, input);
-    const [row] = await tx.tx
+    await assertOwned(db, ctx.account.id, input);
+    const [row] = await db
       .update(notificationRules)
       .set({ ...input, updatedAt: new Date() })
       .where(scoped(ctx, id))
       .returning();
     if (!row) throw notFound("Notification rule", id);
+    await bumpNotificationsVersion(db, ctx.account.id);
     await audit(tx, { action: "notificationRule.updated", objectType: "notificationRule", objectId: id, before, after: serializeRule(row) });
     return serializeRule(row);
   });
@@ -98,13 +103,17 @@ export async function updateRule({ ctx, id, input }: { ctx: Ctx; id: string; inp
 
 export async function deleteRule({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
   await withTransaction(ctx, async (tx) => {
-    const [row] = await tx.tx.delete(notificationRules).where(scoped(ctx, id)).returning();
+    const [row] = await exec(tx).delete(notificationRules).where(scoped(ctx, id)).returning();
     if (!row) throw notFound("Notification rule", id);
+    await bumpNotificationsVersion(exec(tx), ctx.account.id);
     await audit(tx, { action: "notificationRule.deleted", objectType: "notificationRule", objectId: id, before: serializeRule(row) });
   });
 }
 
-/** A deleted channel leaves the rules that listed it (a rule left without channels sends nothing until given one). */
+/**
+ * A deleted channel leaves the rules that listed it (a rule left without channels sends nothing until given one).
+ * The caller bumps the notifications version in the same transaction.
+ */
 export async function forgetChannel(db: Executor, accountId: string, channelId: string): Promise<void> {
   await db
     .update(notificationRules)

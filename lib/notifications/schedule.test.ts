@@ -114,6 +114,70 @@ describe("inSchedule", () => {
   });
 });
 
+// The window's edges and the zones whose clocks jump at midnight, by 30 minutes, or over a whole day.
+const FIXED_OFFSET_MINUTES: Record<string, number> = { UTC: 0, "Etc/GMT-5": 300, "Etc/GMT+3": -180, "Asia/Kolkata": 330, "Asia/Kathmandu": 345 };
+
+/** Minutes in [start, start + hours) that the schedule holds. */
+const minutesInside = (s: Parameters<typeof inSchedule>[0], start: string, hours: number) =>
+  Array.from({ length: hours * 60 }, (_, i) => new Date(Date.parse(start) + i * 60_000)).filter((at) => inSchedule(s, at)).length;
+
+describe("inSchedule at the window's edges", () => {
+  it("starts at `from` (inclusive) and ends at `to` (exclusive) on the listed day's wall clock, midnight-spanning or not", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...Object.keys(FIXED_OFFSET_MINUTES)),
+        fc.integer({ min: 0, max: 365 * 29 }),
+        fc.integer({ min: 0, max: 1439 }),
+        fc.integer({ min: 1, max: 1439 }),
+        (timeZone, dayNumber, from, length) => {
+          // Local midnight of the day, as an instant; its weekday from the calendar (1 Jan 2008 was a Tuesday).
+          const midnight = Date.UTC(2008, 0, 1 + dayNumber) - FIXED_OFFSET_MINUTES[timeZone]! * 60_000;
+          const day = WEEKDAYS[(1 + dayNumber) % 7]!;
+          const clock = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+          const s = { timeZone, days: [day], from: clock(from), to: clock((from + length) % 1440) };
+          const at = (minute: number) => new Date(midnight + minute * 60_000);
+          expect(inSchedule(s, at(from))).toBe(true);
+          expect(inSchedule(s, at(from + length - 1))).toBe(true);
+          expect(inSchedule(s, at(from - 1))).toBe(false);
+          expect(inSchedule(s, at(from + length))).toBe(false);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("every day from T to T (24 hours) holds every instant in every zone, its jumps at midnight included", () => {
+    const zones = Intl.supportedValuesOf("timeZone");
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), hhmm, instant, (timeZone, t, at) => {
+        expect(inSchedule({ timeZone, days: [...WEEKDAYS], from: t, to: t }, at)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("Santiago, whose clock skips or repeats the hour at midnight: a night window is 3 or 5 hours long then", () => {
+    // 6 Sep 2026: Saturday 24:00 is Sunday 01:00. 5 Apr 2026: Sunday 00:00 is Saturday 23:00 again.
+    expect(minutesInside({ timeZone: "America/Santiago", days: ["sat"], from: "22:00", to: "02:00" }, "2026-09-05T12:00:00Z", 24)).toBe(180);
+    expect(minutesInside({ timeZone: "America/Santiago", days: ["sun"], from: "00:00", to: "01:00" }, "2026-09-05T12:00:00Z", 24)).toBe(0);
+    expect(minutesInside({ timeZone: "America/Santiago", days: ["sat"], from: "23:00", to: "00:30" }, "2026-04-04T12:00:00Z", 24)).toBe(150);
+    expect(minutesInside({ timeZone: "America/Santiago", days: ["sat"], from: "22:00", to: "02:00" }, "2026-04-04T12:00:00Z", 24)).toBe(300);
+  });
+
+  it("Lord Howe Island, whose clock moves by 30 minutes: the skipped half hour never matches, the repeated one twice", () => {
+    // 4 Oct 2026: 02:00 is 02:30. 5 Apr 2026: 02:00 is 01:30 again.
+    expect(minutesInside({ timeZone: "Australia/Lord_Howe", days: ["sun"], from: "02:00", to: "02:30" }, "2026-10-03T06:00:00Z", 24)).toBe(0);
+    expect(minutesInside({ timeZone: "Australia/Lord_Howe", days: ["sun"], from: "01:00", to: "03:00" }, "2026-10-03T06:00:00Z", 24)).toBe(90);
+    expect(minutesInside({ timeZone: "Australia/Lord_Howe", days: ["sun"], from: "01:30", to: "02:00" }, "2026-04-04T06:00:00Z", 24)).toBe(60);
+    expect(minutesInside({ timeZone: "Australia/Lord_Howe", days: ["sun"], from: "01:00", to: "03:00" }, "2026-04-04T06:00:00Z", 24)).toBe(150);
+  });
+
+  it("Samoa, which skipped Friday 30 Dec 2011: a Friday schedule held nothing that week, Saturday's the whole day", () => {
+    expect(minutesInside({ timeZone: "Pacific/Apia", days: ["fri"], from: "00:00", to: "00:00" }, "2011-12-29T00:00:00Z", 72)).toBe(0);
+    expect(minutesInside({ timeZone: "Pacific/Apia", days: ["sat"], from: "00:00", to: "00:00" }, "2011-12-29T00:00:00Z", 72)).toBe(1440);
+  });
+});
+
 describe("localTime and isTimeZone", () => {
   it("reads the wall clock of the zone", () => {
     expect(localTime(new Date("2026-07-01T12:03:00Z"), "Europe/Berlin")).toMatchObject({ day: "wed", hhmm: "14:03" });

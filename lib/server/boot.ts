@@ -19,6 +19,9 @@ export async function boot(): Promise<void> {
     const { startAutoAnalyze } = await import("@/lib/db/auto-analyze");
     startAutoAnalyze(handle.db);
   }
+  // Upload spool files that a crash left with no running import (lib/imports/spool-sweep.ts).
+  const { startSpoolSweeper } = await import("@/lib/imports/spool-sweep");
+  startSpoolSweeper(handle.db);
   // Live streams: the commit hook, and on Postgres the LISTEN that brings the other servers' events (lib/stream/bus.ts).
   const { startStreamBus } = await import("@/lib/stream/bus");
   await startStreamBus();

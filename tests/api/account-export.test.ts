@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { EXPORT_RESOURCES } from "@/lib/exports/schemas";
-import { baseUrl, newAccount, type TestAccount } from "../harness/client";
+import { baseUrl, newAccount, request, type TestAccount } from "../harness/client";
 import { securitySuite } from "../harness/security";
 
 // The workspace export end to end: data made through the API, the zip downloaded and read back entry by entry.
@@ -202,5 +202,10 @@ describe("workspace export", () => {
     expect(lines(files.get("trackables.jsonl"))).toEqual([]);
     expect(lines(files.get("account.jsonl"))).toEqual([expect.objectContaining({ id: b.accountId })]);
     expect((await a.api("GET", "/account/exports/not-a-uuid")).status).toBe(404);
+  });
+
+  it("offers only the statuses an export can have: no failed, since a failed read breaks the download off", async () => {
+    const doc = (await request("GET", "/api/v1/openapi.json")).body;
+    expect(doc.components.schemas.AccountExport.properties.status.enum).toEqual(["running", "completed"]);
   });
 });

@@ -342,6 +342,46 @@ describe("two app servers on one Postgres and Redis, round-robin", () => {
     }
   }, 120_000);
 
+  it("a rule edited through one server holds for the next event on the other, whose rules were already in memory", async () => {
+    const capture = await startCapture();
+    try {
+      const key = await newKey();
+      const { rule } = await fenceWithNtfy(key, capture.url, "scale-edits");
+      const trackable = await created(api(key, "POST", "/trackables", { name: "edited van" }));
+      const t0 = Date.now() - 600_000;
+      let step = 0;
+      // Out then in (an entry), each point to the given server, 30 s apart.
+      const driveIn = async (server: TestServer) => {
+        for (const latitude of [10.02, 10]) {
+          const timestamp = new Date(t0 + step++ * 30_000).toISOString();
+          await created(api(key, "POST", `/trackables/${trackable.id}/locations`, { latitude, longitude: 10, timestamp }, server));
+        }
+      };
+      const [a, b] = [servers[0]!, servers[1]!];
+      // Both servers match an entry, so both hold the account's rules.
+      await driveIn(a);
+      await driveIn(b);
+      await until(() => capture.requests.length >= 2, 30_000);
+
+      const patched = async (body: object, server: TestServer) => {
+        const r = await api(key, "PATCH", `/notification-rules/${rule.id}`, body, server);
+        expect(r.status, r.text).toBe(200);
+      };
+      await patched({ enabled: false }, a);
+      await driveIn(b);
+      await until(async () => (await entries(key)).length >= 3, 30_000);
+      await sleep(3000);
+      expect(capture.requests).toHaveLength(2);
+
+      await patched({ enabled: true, template: { title: "Edited: {{trackable.name}}" } }, b);
+      await driveIn(a);
+      await until(() => capture.requests.length >= 3, 30_000);
+      expect(capture.requests.map((r) => r.headers.title)).toEqual(["edited van entered Depot", "edited van entered Depot", "Edited: edited van"]);
+    } finally {
+      await capture.close();
+    }
+  }, 120_000);
+
   it("a retry in flight on a server that is killed (SIGKILL) is sent by the other within the lease", async () => {
     // Attempt 1 fails (500); the retry (attempt 2) is held by the receiver, so the job stays running on the server
     // that sent it; that server is killed; attempt 3 comes from the other server once the lease has run out.

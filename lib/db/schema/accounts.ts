@@ -14,6 +14,9 @@ export const accounts = pgTable(
     // Bumped in the same transaction as every change to the account's privacy zones: ingestion stores only when the
     // zones it applied from memory are of this version (lib/privacy-zones/zone-cache.ts).
     privacyVersion: integer("privacy_version").notNull().default(0),
+    // Bumped in the same transaction as every change to the account's notification rules or channels: matching reads
+    // it to know whether the rules it holds in memory are current (lib/notifications/rule-cache.ts).
+    notificationsVersion: integer("notifications_version").notNull().default(0),
     // Days each kind of row is kept (null: forever); the retention job deletes what is older (lib/accounts/retention.ts).
     locationRetentionDays: integer("location_retention_days"),
     eventRetentionDays: integer("event_retention_days"),

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { KMH_TO_MS } from "@/lib/devices/formats/common";
 import { WRITERS } from "@/lib/locations/export";
 import type { Location } from "@/lib/locations/schemas";
 import { detectFormat, IMPORT_FORMATS, type ImportFormatName } from "./index";
@@ -153,4 +154,102 @@ describe("export → import round trip", () => {
       );
     });
   }
+});
+
+// The two formats Fenceline does not write, generated as their apps write them: every location line or record gives
+// back its values in Fenceline's units, the others are passed over, broken ones are reported where they are, however
+// the bytes are cut.
+const seconds = fc.integer({ min: 1, max: Math.floor(Date.parse("2026-01-01T00:00:00Z") / 1000) });
+const notKnown = (n: number) => (n === -1 ? null : n);
+
+describe("OwnTracks .rec, generated", () => {
+  const locationLine = fc.record({
+    lat: fc.double({ min: -90, max: 90, noNaN: true }),
+    lon: fc.double({ min: -180, max: 180, noNaN: true }),
+    acc: fc.integer({ min: 0, max: 5000 }),
+    alt: fc.integer({ min: -400, max: 9000 }),
+    vel: fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 300 })),
+    cog: fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 359 })),
+    batt: fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 100 })),
+    tst: seconds,
+  });
+  const line = fc.oneof(
+    { weight: 6, arbitrary: locationLine.map((m) => ({ kind: "location" as const, m })) },
+    { weight: 1, arbitrary: seconds.map((tst) => ({ kind: "lwt" as const, tst })) },
+    { weight: 1, arbitrary: fc.constant({ kind: "broken" as const }) },
+  );
+
+  it("gives back every location line's values, passes over the others, and reports each broken line by its number", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 30 }), fc.integer({ min: 1, max: 64 }), async (generated, chunkSize) => {
+        const text = generated
+          .map((l) => {
+            if (l.kind === "broken") return "2015-08-24T05:49:21Z\t*                 \t{\"_type\": \"location\", \"lat\": ";
+            const tst = l.kind === "lwt" ? l.tst : l.m.tst;
+            const json = l.kind === "lwt" ? { _type: "lwt", tst } : { _type: "location", tid: "ip", ...l.m };
+            return `${new Date(tst * 1000).toISOString().slice(0, 19)}Z\t${l.kind === "lwt" ? "lwt" : "*"}${" ".repeat(17)}\t${JSON.stringify(json)}`;
+          })
+          .join("\n");
+        const records = await parseAll("owntracks", chunks(text, chunkSize));
+        expect(errors(records).map((e) => e.line)).toEqual(generated.flatMap((l, i) => (l.kind === "broken" ? [i + 1] : [])));
+        expect(fixes(records).map((f) => ({ ...f, timestamp: f.timestamp.getTime() }))).toEqual(
+          generated.flatMap((l) =>
+            l.kind !== "location"
+              ? []
+              : [
+                  {
+                    latitude: l.m.lat + 0,
+                    longitude: l.m.lon + 0,
+                    accuracy: l.m.acc,
+                    altitude: l.m.alt,
+                    speed: l.m.vel === -1 ? null : l.m.vel * KMH_TO_MS,
+                    heading: notKnown(l.m.cog),
+                    battery: notKnown(l.m.batt),
+                    timestamp: l.m.tst * 1000,
+                  },
+                ],
+          ),
+        );
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("Google Takeout Records.json, generated", () => {
+  const e7 = (limit: number) => fc.integer({ min: -limit * 1e7, max: limit * 1e7 });
+  const record = fc.record({
+    latitudeE7: e7(90),
+    longitudeE7: e7(180),
+    accuracy: fc.integer({ min: 0, max: 5000 }),
+    altitude: fc.option(fc.integer({ min: -400, max: 9000 }), { nil: undefined }),
+    ms: fc.integer({ min: 1, max: Date.parse("2026-01-01T00:00:00Z") }),
+    // Older exports: timestampMs, and a negative E7 written as an unsigned 32-bit integer.
+    older: fc.boolean(),
+    unsigned: fc.boolean(),
+    withoutLatitude: fc.boolean(),
+  });
+
+  it("gives back every record's degrees, metres and time in either form, and reports a record without latitude by its index", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 25 }), fc.integer({ min: 1, max: 64 }), async (generated, chunkSize) => {
+        const written = generated.map((r) => ({
+          ...(r.withoutLatitude ? {} : { latitudeE7: r.unsigned && r.latitudeE7 < 0 ? r.latitudeE7 + 2 ** 32 : r.latitudeE7 }),
+          longitudeE7: r.unsigned && r.longitudeE7 < 0 ? r.longitudeE7 + 2 ** 32 : r.longitudeE7,
+          accuracy: r.accuracy,
+          ...(r.altitude === undefined ? {} : { altitude: r.altitude }),
+          ...(r.older ? { timestampMs: String(r.ms) } : { timestamp: new Date(r.ms).toISOString() }),
+        }));
+        const text = JSON.stringify({ locations: written }, null, 1);
+        const records = await parseAll("takeout", chunks(text, chunkSize));
+        expect(errors(records)).toEqual(generated.flatMap((r, index) => (r.withoutLatitude ? [{ index, message: "latitudeE7: required" }] : [])));
+        expect(fixes(records).map((f) => ({ latitude: f.latitude, longitude: f.longitude, accuracy: f.accuracy, altitude: f.altitude, timestamp: f.timestamp.getTime() }))).toEqual(
+          generated
+            .filter((r) => !r.withoutLatitude)
+            .map((r) => ({ latitude: r.latitudeE7 / 1e7, longitude: r.longitudeE7 / 1e7, accuracy: r.accuracy, altitude: r.altitude ?? null, timestamp: r.ms })),
+        );
+      }),
+      { numRuns: 150 },
+    );
+  });
 });

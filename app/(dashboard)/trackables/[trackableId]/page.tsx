@@ -15,6 +15,7 @@ import { Card } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
+import { importChoices } from "@/lib/imports/choices";
 import { parseTimeRange } from "@/lib/dashboard/time-range";
 import { readTrack } from "@/lib/locations/track";
 import { listShareLinks } from "@/lib/share-links/share-links";
@@ -121,7 +122,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
           {latest ? (
             <TripsPanel panel={motion} place={place} basePath={basePath} range={range} config={mapConfig()} name={trackable.name} geofenceNames={geofenceNames} />
           ) : null}
-          <ImportPanel trackableId={trackable.id} />
+          <ImportPanel trackableId={trackable.id} choices={importChoices()} />
         </div>
         <div className="min-w-0 space-y-6">
           {latest ? (

@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "notifications_version" integer DEFAULT 0 NOT NULL;
