@@ -1,7 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ctx } from "@/lib/context";
-import type { Db } from "@/lib/db/client";
+import { preparing, type Db } from "@/lib/db/client";
+import * as schema from "@/lib/db/schema";
 import { deviceTokens, jobs, locations, trackables } from "@/lib/db/schema";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { ingestLocations } from "./locations";
@@ -146,5 +149,26 @@ describe("concurrent posts stored in groups", () => {
     });
     const [{ n }] = (await db.execute(sql`select count(*)::int as n from locations where trackable_id = ${t.trackableId}`)) as unknown as [{ n: number }];
     expect(n).toBe(answers.flat().length);
+  });
+
+  // The embedded database serves one connection (the test's own): a second client to end mid-flight needs Postgres.
+  it.runIf(process.env.DATABASE_URL)("the database going away mid-group: every waiting post gets an error, none a success that was not stored", async () => {
+    const ctx = await unit.account();
+    const t = await trackable(ctx);
+    // A client of its own, ended while its posts are in flight: the groups running, those gathering and their retries all fail.
+    const client = postgres(process.env.DATABASE_URL!, { max: 4, onnotice: () => {} });
+    const own: Ctx = { ...ctx, db: drizzle({ client: preparing(client), schema }) as unknown as Db };
+    const posts = Array.from({ length: 300 }, (_, i) => ingestLocations({ ctx: own, trackableId: t.trackableId, inputs: [{ latitude: 9, longitude: i / 1000 }] }));
+    await Promise.race(posts);
+    await client.end({ timeout: 0 });
+    const results = await settle(posts);
+    const acknowledged = results.flatMap((r) => (r.status === "fulfilled" ? r.value.map((l) => l.id) : []));
+    const failed = results.filter((r) => r.status === "rejected").length;
+    expect(failed).toBeGreaterThan(0);
+    expect(acknowledged.length + failed).toBe(300);
+    const rows = await storedOf([t.trackableId]);
+    const storedIds = new Set(rows.map((r) => r.id));
+    expect(storedIds.size).toBe(rows.length);
+    for (const id of acknowledged) expect(storedIds.has(id)).toBe(true);
   });
 });
