@@ -3,7 +3,8 @@
 // Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [all|batches|singles|strict] [repeats=1]
 // "strict": the stricter bare baseline (bench/baseline-server.ts, BASELINE=strict: a minimal table of its own) against
 // single /ingest/traccar and /api/v1 posts and 100-point batches, on Postgres, or with BENCH_DB=embedded on the
-// embedded database against the same bare server on an embedded database of its own (see strictRuns below).
+// embedded database against the same bare server on an embedded database of its own (see strictRuns below); there the
+// sixth argument is all, singles or batches instead of [repeats]: `throughput.ts 8 16 0 strict all`.
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
 //
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
@@ -280,7 +281,7 @@ async function strictRuns() {
       `throughput bench, strict baseline: ${seconds} s per run, ${concurrency} keep-alive clients, ${embedded ? "embedded database" : "Postgres 15"}, load average ${loadAverage()}`,
     );
     const ratios: string[] = [];
-    if (only === "strict" && process.argv[6] !== "batches") {
+    if (process.argv[6] !== "batches") {
       const b1 = await measure("strict bare single-row insert", base.port, basePid, apiPost(bare, point));
       const dev = await measure("POST /ingest/traccar (query form)", appPort, appPid, traccarPost(plain.tokens));
       const api = await measure("POST /api/v1/…/locations, 1 point", appPort, appPid, apiPost(plain, point));
