@@ -137,7 +137,6 @@ async function storeLocations({
   return stored.map(serializeLocation);
 }
 
-
 /**
  * Stores the points and queues their trackable's evaluation in ONE statement (atomic on its own, so no transaction):
  * the trackable is checked to be the account's and locked FOR KEY SHARE (a concurrent DELETE waits for this insert
