@@ -3,13 +3,8 @@
 //   BASELINE=app-table (default): the same insert as the app's, into its locations table, on DATABASE_URL.
 //   BASELINE=strict: the stricter one — parses the JSON, checks the coordinates, inserts into a minimal table of its
 //     own (bare_locations: a uuid made by the database, trackable_id, latitude, longitude, accuracy, timestamp,
-//     received_at; one index on (trackable_id, timestamp desc)) and answers 201 with the stored rows. On DATABASE_URL,
-//     or with BASELINE_DB=embedded on an embedded database opened as the app opens its own (PGlite in a process of its
-//     own, one connection over its socket) in a fresh DATA_DIR.
-import fs from "node:fs";
+//     received_at; one index on (trackable_id, timestamp desc)) and answers 201 with the stored rows. On DATABASE_URL.
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import postgres from "postgres";
 import { v7 } from "uuid";
 
@@ -18,21 +13,13 @@ const strict = process.env.BASELINE === "strict";
 
 type P = { latitude: number; longitude: number; accuracy?: number; battery?: number; timestamp?: string };
 
-async function connect(): Promise<postgres.Sql> {
-  if (process.env.BASELINE_DB !== "embedded") return postgres(process.env.DATABASE_URL!, { max: 10, onnotice: () => {} });
-  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-bare-"));
-  delete process.env.DATABASE_URL;
-  const { getDbHandle } = await import("@/lib/db/client");
-  const { db } = await getDbHandle("server");
-  return (db as unknown as { $client: postgres.Sql }).$client;
-}
 
 /** The coordinates' check of the strict baseline: numbers within range (the rest of a point is taken as sent). */
 const valid = (p: P) =>
   typeof p.latitude === "number" && typeof p.longitude === "number" && Math.abs(p.latitude) <= 90 && Math.abs(p.longitude) <= 180;
 
 async function main() {
-  const sql = await connect();
+  const sql = postgres(process.env.DATABASE_URL!, { max: 10, onnotice: () => {} });
   if (strict) {
     await sql`create table if not exists bare_locations (
       id uuid primary key default gen_random_uuid(), trackable_id uuid not null, latitude float8 not null, longitude float8 not null,

@@ -243,19 +243,12 @@ export const loadAverage = () => (fs.existsSync("/proc/loadavg") ? fs.readFileSy
 
 /** bench/baseline-server.ts (bare node:http + postgres.js) on a free port over `databaseUrl`, once it listens. */
 export async function startBaseline(
-  databaseUrl: string | null,
+  databaseUrl: string,
   opts: { strict?: boolean } = {},
 ): Promise<{ port: number; process: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
-    // No database URL: the strict baseline on an embedded database of its own (bench/baseline-server.ts).
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl ?? "",
-      BASELINE: opts.strict ? "strict" : "app-table",
-      BASELINE_DB: databaseUrl ? "postgres" : "embedded",
-      PORT: String(port),
-    },
+    env: { ...process.env, DATABASE_URL: databaseUrl, BASELINE: opts.strict ? "strict" : "app-table", PORT: String(port) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((r) => child.stdout!.once("data", () => r()));

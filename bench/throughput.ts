@@ -2,8 +2,7 @@
 // ingest with 1,000 fences against ingest without).
 // Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [all|batches|singles|strict] [repeats=1]
 // "strict": the stricter bare baseline (bench/baseline-server.ts, BASELINE=strict: a minimal table of its own) against
-// single /ingest/traccar and /api/v1 posts and 100-point batches, on Postgres, or with BENCH_DB=embedded on the
-// embedded database against the same bare server on an embedded database of its own (see strictRuns below); there the
+// single /ingest/traccar and /api/v1 posts and 100-point batches, on Postgres (see strictRuns below); there the
 // sixth argument is all, singles or batches instead of [repeats]: `throughput.ts 8 16 0 strict all`.
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
 //
@@ -223,35 +222,23 @@ async function main() {
  * The goals against the stricter bare baseline, in one run: each app run bracketed by the strict bare server's runs
  * of the same shape (before and after, the mean of the two) — single posts: bare single-row insert, /ingest/traccar,
  * /api/v1 single point, bare again; batches: bare multi-row insert of 100, /api/v1 batch of 100, bare again. No
- * geofences. The app's CPU figure includes its embedded database's process; the bare server's, its own.
+ * geofences.
  */
 async function strictRuns() {
   buildIfStale();
-  const embedded = process.env.BENCH_DB === "embedded";
-  if (embedded) delete process.env.DATABASE_URL;
-  const db = embedded ? null : await scratchDatabase("fenceline_tput");
+  const db = await scratchDatabase("fenceline_tput");
   const app = await startServer({
-    databaseUrl: db?.url,
+    databaseUrl: db.url,
     env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
     nodeArgs: benchNodeArgs(),
   });
-  const base = await startBaseline(db?.url ?? null, { strict: true });
-  const sql = db ? postgres(db.url, { max: 1, onnotice: () => {} }) : null;
+  const base = await startBaseline(db.url, { strict: true });
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
   try {
     const plain = await benchAccount(app, "bench-plain", concurrency);
     const bare = await benchAccount(app, "bench-bare", concurrency);
     const appPort = Number(new URL(app.baseUrl).port);
-    // Evaluation left from the previous run: the jobs table on Postgres, the app's own gauge on the embedded database.
-    const drain = async () => {
-      if (sql) return drained(sql);
-      const until = Date.now() + 60_000;
-      while (Date.now() < until) {
-        const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
-        const queued = [...text.matchAll(/^fenceline_jobs_queued\{[^}]*\} (\S+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
-        if (queued === 0) return;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const drain = () => drained(sql);
     const measure = async (label: string, port: number, pid: number, make: (i: number) => Post, mult = 1, unit = "req/s") => {
       await drain();
       await load(port, make, { concurrency, seconds: 2 }); // warm-up
@@ -278,7 +265,7 @@ async function strictRuns() {
     const appPid = app.process.pid!;
     const basePid = base.process.pid!;
     console.log(
-      `throughput bench, strict baseline: ${seconds} s per run, ${concurrency} keep-alive clients, ${embedded ? "embedded database" : "Postgres 15"}, load average ${loadAverage()}`,
+      `throughput bench, strict baseline: ${seconds} s per run, ${concurrency} keep-alive clients, Postgres 15, load average ${loadAverage()}`,
     );
     const ratios: string[] = [];
     if (process.argv[6] !== "batches") {
@@ -298,10 +285,10 @@ async function strictRuns() {
     console.log(["ratios (each bare figure the mean of the runs before and after):", ...ratios].join("\n"));
     console.log(`load average at the end ${loadAverage()}`);
   } finally {
-    await sql?.end();
+    await sql.end();
     base.process.kill();
     await app.stop();
-    await db?.drop();
+    await db.drop();
   }
 }
 
