@@ -242,10 +242,13 @@ export function serverRssMb(pid: number): { total: number; each: number[]; pss: 
 export const loadAverage = () => (fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?");
 
 /** bench/baseline-server.ts (bare node:http + postgres.js) on a free port over `databaseUrl`, once it listens. */
-export async function startBaseline(databaseUrl: string): Promise<{ port: number; process: ChildProcess }> {
+export async function startBaseline(
+  databaseUrl: string,
+  opts: { strict?: boolean } = {},
+): Promise<{ port: number; process: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    env: { ...process.env, DATABASE_URL: databaseUrl, BASELINE: opts.strict ? "strict" : "app-table", PORT: String(port) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((r) => child.stdout!.once("data", () => r()));

@@ -1,6 +1,9 @@
 // Device and API ingest throughput, every figure beside its baseline in ONE run (the goals it prints, and
 // ingest with 1,000 fences against ingest without).
-// Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [all|batches|singles] [repeats=1]
+// Usage: npx tsx bench/throughput.ts [seconds=8] [concurrency=16] [fences=1000] [all|batches|singles|strict] [repeats=1]
+// "strict": the stricter bare baseline (bench/baseline-server.ts, BASELINE=strict: a minimal table of its own) against
+// single /ingest/traccar and /api/v1 posts and 100-point batches, on Postgres (see strictRuns below); there the
+// sixth argument is all, singles or batches instead of [repeats]: `throughput.ts 8 16 0 strict all`.
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
 //
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
@@ -38,6 +41,7 @@ import {
   point,
   postgresMs,
   scratchDatabase,
+  serverCpuMs,
   startBaseline,
   trackBatch,
   traccarPost,
@@ -64,6 +68,7 @@ const repeats = Math.max(1, Number(process.argv[6] ?? 1));
 type Run = LoadResult & { cpuPerRequest: number; postgresPerRequest: number; mainBusy: number };
 
 async function main() {
+  if (only === "strict") return strictRuns();
   buildIfStale();
   const db = await scratchDatabase("fenceline_tput");
   const app = await startServer({
@@ -207,6 +212,80 @@ async function main() {
     console.log(`load average at the end ${loadAverage()}`);
     await sql.end();
   } finally {
+    base.process.kill();
+    await app.stop();
+    await db.drop();
+  }
+}
+
+/**
+ * The goals against the stricter bare baseline, in one run: each app run bracketed by the strict bare server's runs
+ * of the same shape (before and after, the mean of the two) — single posts: bare single-row insert, /ingest/traccar,
+ * /api/v1 single point, bare again; batches: bare multi-row insert of 100, /api/v1 batch of 100, bare again. No
+ * geofences.
+ */
+async function strictRuns() {
+  buildIfStale();
+  const db = await scratchDatabase("fenceline_tput");
+  const app = await startServer({
+    databaseUrl: db.url,
+    env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+    nodeArgs: benchNodeArgs(),
+  });
+  const base = await startBaseline(db.url, { strict: true });
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    const plain = await benchAccount(app, "bench-plain", concurrency);
+    const bare = await benchAccount(app, "bench-bare", concurrency);
+    const appPort = Number(new URL(app.baseUrl).port);
+    const drain = () => drained(sql);
+    const measure = async (label: string, port: number, pid: number, make: (i: number) => Post, mult = 1, unit = "req/s") => {
+      await drain();
+      await load(port, make, { concurrency, seconds: 2 }); // warm-up
+      await drain();
+      const cpu0 = serverCpuMs(pid);
+      const loaded = await load(port, make, { concurrency, seconds });
+      const t0 = performance.now();
+      await drain();
+      const catchUp = performance.now() - t0;
+      const perSecond = loaded.requests / (loaded.seconds + catchUp / 1000);
+      const cpu = (serverCpuMs(pid) - cpu0) / Math.max(1, loaded.requests + loaded.errors);
+      console.log(
+        `${label.padEnd(48)} ${fmt(perSecond * mult).padStart(7)} ${unit.padEnd(8)} p50 ${fmt(loaded.p50, 1).padStart(6)} ms  p95 ${fmt(loaded.p95, 1).padStart(6)} ms  ` +
+          `CPU ${fmt(cpu, 2)} ms/req  ${loaded.errors} errors`,
+      );
+      return perSecond;
+    };
+    const apiPost = (acc: BenchAccount, body: (i: number) => unknown) => (i: number): Post => ({
+      path: `/api/v1/trackables/${acc.trackables[i % acc.trackables.length]}/locations`,
+      body: JSON.stringify(body(i)),
+      headers: acc.headers,
+    });
+    const batchOf = (acc: BenchAccount) => (i: number) => ({ locations: trackBatch(Math.floor(i / acc.trackables.length), "continuous") });
+    const appPid = app.process.pid!;
+    const basePid = base.process.pid!;
+    console.log(
+      `throughput bench, strict baseline: ${seconds} s per run, ${concurrency} keep-alive clients, Postgres 15, load average ${loadAverage()}`,
+    );
+    const ratios: string[] = [];
+    if (process.argv[6] !== "batches") {
+      const b1 = await measure("strict bare single-row insert", base.port, basePid, apiPost(bare, point));
+      const dev = await measure("POST /ingest/traccar (query form)", appPort, appPid, traccarPost(plain.tokens));
+      const api = await measure("POST /api/v1/…/locations, 1 point", appPort, appPid, apiPost(plain, point));
+      const b2 = await measure("strict bare single-row insert again", base.port, basePid, apiPost(bare, point));
+      const b = (b1 + b2) / 2;
+      ratios.push(`  /ingest/traccar ÷ strict bare single (≥ 1.0): ${fmt(dev / b, 3)}`, `  /api/v1 single ÷ strict bare single (≥ 1.0): ${fmt(api / b, 3)}`);
+    }
+    if (process.argv[6] !== "singles") {
+      const b1 = await measure("strict bare multi-row insert, 100 points", base.port, basePid, apiPost(bare, batchOf(bare)), 100, "points/s");
+      const batch = await measure("POST /api/v1/…/locations, 100 points", appPort, appPid, apiPost(plain, batchOf(plain)), 100, "points/s");
+      const b2 = await measure("strict bare multi-row insert again", base.port, basePid, apiPost(bare, batchOf(bare)), 100, "points/s");
+      ratios.push(`  /api/v1 batches of 100 ÷ strict bare multi-row insert (≥ 0.95): ${fmt(batch / ((b1 + b2) / 2), 3)}`);
+    }
+    console.log(["ratios (each bare figure the mean of the runs before and after):", ...ratios].join("\n"));
+    console.log(`load average at the end ${loadAverage()}`);
+  } finally {
+    await sql.end();
     base.process.kill();
     await app.stop();
     await db.drop();

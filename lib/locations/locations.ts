@@ -15,6 +15,7 @@ import { metrics } from "@/lib/metrics/registry";
 import { requireTrackable } from "@/lib/trackables/trackables";
 import type { Location, LocationHistoryQuery, LocationInput, LocationSource } from "./schemas";
 import { serializeLocation } from "./serialize";
+import { groupCommitters, INSERT_LOCATIONS, type ApiOutcome, type DeviceOutcome, type DevicePostStore, type Held, type PostStore } from "./group-insert";
 
 /** Who posts: an API key of the trackable's account, or a device token of the trackable itself. */
 export type IngestSource = { kind: "api" } | { kind: "device"; app: Exclude<LocationSource, "api">; tokenId: string };
@@ -76,9 +77,11 @@ async function storeLocations({
     let zones = await accountZones(exec(ctx), ctx.account.id);
     for (;;) {
       const kept = applyPrivacyZones(zones.zones, trackableId, unique);
+      const post: PostStore = { ctx, trackableId, values: kept, shared: values[0]!, version: zones.version, job: evaluationJob(trackableId) };
+      // Outside a caller's transaction, concurrent posts are stored together (lib/locations/group-insert.ts).
       const outcome = source.kind === "api"
-        ? await insertWithJob(ctx, trackableId, kept, values[0]!, zones.version)
-        : await insertFromDevice(ctx, trackableId, source.tokenId, kept, values[0]!, zones.version);
+        ? await (ctx.tx ? insertWithJob(post) : groupCommitters(ctx.db, SINGLE_POST).api.submit(post))
+        : await (ctx.tx ? insertFromDevice({ ...post, tokenId: source.tokenId }) : groupCommitters(ctx.db, SINGLE_POST).device.submit({ ...post, tokenId: source.tokenId }));
       if (!outcome) {
         if (source.kind === "api") throw notFound("Trackable", trackableId);
         throw new ApiError("unauthorized", "Invalid device token: it is unknown or has been revoked");
@@ -134,12 +137,6 @@ async function storeLocations({
   return stored.map(serializeLocation);
 }
 
-/** What a store statement found: the trackable's tracking and its account's privacy zones' version. */
-interface Held {
-  tracking: "active" | "paused";
-  version: number;
-}
-
 /**
  * Stores the points and queues their trackable's evaluation in ONE statement (atomic on its own, so no transaction):
  * the trackable is checked to be the account's and locked FOR KEY SHARE (a concurrent DELETE waits for this insert
@@ -148,9 +145,9 @@ interface Held {
  * inserted. The rows are not read back: every column is written from `values`. False when the trackable is not the
  * account's.
  */
-async function insertWithJob(ctx: Ctx, trackableId: string, values: LocationRow[], shared: LocationRow, version: number): Promise<(Held & { stored: null }) | null> {
+async function insertWithJob({ ctx, trackableId, values, shared, version, job }: PostStore): Promise<ApiOutcome> {
   const [result] = await queryRows<Held | { tracking: null; version: null }>(exec(ctx), API_INSERT, [
-    ...insertParams(trackableId, ctx.account.id, values, shared),
+    ...insertParams(trackableId, ctx.account.id, values, shared, job),
     version,
   ]);
   return result?.tracking == null ? null : { ...result, stored: null };
@@ -172,16 +169,9 @@ async function insertWithJob(ctx: Ctx, trackableId: string, values: LocationRow[
  * point, 0.95 ms, in the pg-statements bench). A scalar subquery stays a per-point index probe whatever the
  * statistics say.
  */
-async function insertFromDevice(
-  ctx: Ctx,
-  trackableId: string,
-  tokenId: string,
-  values: LocationRow[],
-  shared: LocationRow,
-  version: number,
-): Promise<(Held & { stored: Set<string> }) | null> {
+async function insertFromDevice({ ctx, trackableId, tokenId, values, shared, version, job }: DevicePostStore): Promise<DeviceOutcome> {
   const rows = await queryRows<{ id: string | null; tracking: Held["tracking"] | null; version: number | null }>(exec(ctx), DEVICE_INSERT, [
-    ...insertParams(trackableId, ctx.account.id, values, shared),
+    ...insertParams(trackableId, ctx.account.id, values, shared, job),
     tokenId,
     version,
   ]);
@@ -200,7 +190,8 @@ const POINTS = `select p.id, $1::uuid, p.latitude, p.longitude, p.accuracy, p.al
       from unnest($10::uuid[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[],
         $17::float8[], $18::text[]::timestamptz[])
         as p(id, latitude, longitude, accuracy, altitude, speed, heading, battery, timestamp)`;
-const INSERT_LOCATIONS = "insert into locations (id, trackable_id, latitude, longitude, accuracy, altitude, speed, heading, battery, timestamp, received_at, source)";
+/** A post stored alone: outside a group, and each post of a group whose statement failed. */
+const SINGLE_POST = { api: insertWithJob, device: insertFromDevice };
 const JOB_INSERT = `insert into jobs (id, name, payload, dedupe_key, concurrency_key)
       select $3::uuid, $4::text, $5::jsonb, $6::text, $7::text`;
 
@@ -247,19 +238,35 @@ const DEVICE_INSERT = `with held as (
     union all
     select id::text, null, null from stored`;
 
+/** The evaluation run a post of the trackable queues, or joins (what enqueue() writes for evaluateGeofences). */
+function evaluationJob(trackableId: string): PostStore["job"] {
+  return {
+    id: newId(),
+    name: evaluateGeofences.name,
+    // The workflow's payload, checked by type (the id was validated on the way in; a zod parse here ran on every post).
+    payload: JSON.stringify({ trackableId } satisfies z.input<typeof evaluateGeofences.payload>),
+    dedupeKey: `evaluate:${trackableId}`,
+    concurrencyKey: `${evaluateGeofences.name}:${trackableId}`,
+  };
+}
+
 /** $1–$18 of either statement for one trackable's points (all received together, from one source: `shared`'s). */
-function insertParams(trackableId: string, accountId: string, values: LocationRow[], shared: Pick<LocationRow, "receivedAt" | "source">): unknown[] {
-  // The workflow's payload, checked by type (the id was validated on the way in; a zod parse here ran on every post).
-  const payload = JSON.stringify({ trackableId } satisfies z.input<typeof evaluateGeofences.payload>);
+function insertParams(
+  trackableId: string,
+  accountId: string,
+  values: LocationRow[],
+  shared: Pick<LocationRow, "receivedAt" | "source">,
+  job = evaluationJob(trackableId),
+): unknown[] {
   const column = (pick: (v: LocationRow) => unknown) => values.map(pick);
   return [
     trackableId,
     accountId,
-    newId(),
-    evaluateGeofences.name,
-    payload,
-    `evaluate:${trackableId}`,
-    `${evaluateGeofences.name}:${trackableId}`,
+    job.id,
+    job.name,
+    job.payload,
+    job.dedupeKey,
+    job.concurrencyKey,
     shared.receivedAt.toISOString(),
     shared.source,
     column((v) => v.id),
