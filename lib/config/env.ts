@@ -11,7 +11,7 @@ const bool = z
   .enum(["true", "false", "1", "0", ""])
   .transform((v) => v === "true" || v === "1");
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   DATABASE_URL: z.string().optional(),
   // Prepared statements on the Postgres connections (see lib/db/client.ts). Off only for a pooler that cannot keep
   // them (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
