@@ -11,7 +11,7 @@ const bool = z
   .enum(["true", "false", "1", "0", ""])
   .transform((v) => v === "true" || v === "1");
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   DATABASE_URL: z.string().optional(),
   // Prepared statements on the Postgres connections (see lib/db/client.ts). Off only for a pooler that cannot keep
   // them (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
@@ -77,7 +77,7 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
-  // Live event streams (GET /api/v1/stream): open at once per API key on each server (429 beyond), and the interval
+  // Live event streams (GET /api/v1/stream): open at once per API key (across servers with REDIS_URL; 429 beyond), and the interval
   // of the keep-alive comment on every open stream.
   STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).default(10),
   STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).default(15_000),

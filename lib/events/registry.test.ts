@@ -2,6 +2,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { webhookOperations } from "@/lib/openapi/document";
 import { SAMPLE_BEACON, SAMPLE_GEOFENCE } from "@/lib/webhooks/test-webhook";
+import { streamQuery } from "@/lib/stream/schemas";
 import { subscriptionEvents } from "@/lib/webhooks/schemas";
 import { BeaconSchema, defineEvent, OccurredAt } from "./declaration";
 import { listEventTypes } from "./event-types";
@@ -39,6 +40,8 @@ describe("the event registry", () => {
     expect(listEventTypes(registry).data.at(-1)).toEqual({ type: "kettle.boiled", label: "Kettle boiled", description: "The trackable's kettle boiled", recorded: true });
     expect(samplePayload("kettle.boiled", parts, registry)).toEqual({ event: "kettle.boiled", occurred_at: parts.location.timestamp, beacon: SAMPLE_BEACON, litres: 1.5 });
     expect(recordedTypeOptions(registry)).toContainEqual(["kettle.boiled", "Kettle boiled"]);
+    expect(streamQuery(registry).parse({ types: "kettle.boiled,geofence.entry" }).types).toEqual(["kettle.boiled", "geofence.entry"]);
+    expect(streamQuery(EVENTS).safeParse({ types: "kettle.boiled" }).success).toBe(false);
     expect(registry.isRecorded("kettle.boiled")).toBe(true);
     expect(registry.deliveredOn("kettle.boiled", "enterprise")).toBe(true);
     expect(registry.deliveredOn("kettle.boiled", "free")).toBe(false);

@@ -11,7 +11,7 @@ import { recoverFailed } from "@/lib/webhooks/delivery-history";
 import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
 import { rotateSecret } from "@/lib/webhooks/rotation";
 import { RecoverInput, RotateSecretInput } from "@/lib/webhooks/schemas";
-import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
+import { sendTest } from "@/lib/webhooks/test-webhook";
 
 // The geofence editor's writes: the same schemas and verbs as POST/PATCH/DELETE /api/v1/geofences. No revalidation:
 // every page here is rendered per request, and the editor updates its own list from the answers.
@@ -37,7 +37,7 @@ export async function sendTestWebhookAction(id: string, input: { eventType: "ent
   if (!Id.safeParse(id).success) return invalidId;
   return dashboardAction(TestWebhookInput, input, async ({ input, session }) => {
     assertEnterprise(session.ctx);
-    return sendTestWebhook({ ctx: session.ctx, geofenceId: id, eventType: input.eventType });
+    return sendTest({ ctx: session.ctx, target: { geofenceId: id }, event: `geofence.${input.eventType}` });
   });
 }
 

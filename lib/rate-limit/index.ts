@@ -94,10 +94,37 @@ function firstConnection(client: IORedisClient, ms: number): Promise<void> {
   });
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+/**
+ * A client of a plain Redis server, connected (or failed to connect once). Without an offline queue, commands fail at
+ * once while Redis is down instead of piling up; the caller decides what to do then (its errors are reported there).
+ */
+export async function connectRedis(url: string): Promise<IORedisClient> {
+  const { default: IORedis } = await import("ioredis");
+  const client = new IORedis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  client.on("error", () => {});
+  // A command sent while still connecting would fail, so the first call would count as an outage.
+  await firstConnection(client, STORE_TIMEOUT_MS);
+  return client;
+}
+
+const globalForRedis = globalThis as unknown as { __fencelineRedis?: Map<string, Promise<IORedisClient>> };
+
+/** The process's one client of the Redis at `url`, for the shared counters that are not rate limits (open streams). */
+export function sharedRedis(url: string): Promise<IORedisClient> {
+  const clients = (globalForRedis.__fencelineRedis ??= new Map());
+  let client = clients.get(url);
+  if (!client) {
+    client = connectRedis(url);
+    clients.set(url, client);
+  }
+  return client;
+}
+
+/** `p`, or a rejection once `ms` have passed (a stalled store must not hold a request). */
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`rate-limit store timed out after ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new Error(`the shared store timed out after ${ms} ms`)), ms);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
@@ -111,13 +138,8 @@ export async function createSharedLimiter(store: SharedStore, name: string, max:
     const { Redis } = await import("@upstash/redis");
     redis = new Redis({ url: store.url, token: store.token });
   } else {
-    const { default: IORedis } = await import("ioredis");
     const { IORedisAdapter } = await import("./ioredis-adapter");
-    // No offline queue: while Redis is down, commands fail at once instead of piling up.
-    const client = new IORedis(store.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-    client.on("error", () => {}); // reported by ResilientLimiter when a call fails
-    // Without an offline queue a command sent while still connecting fails, so the first call would trip the circuit.
-    await firstConnection(client, STORE_TIMEOUT_MS);
+    const client = await connectRedis(store.url);
     close = async () => client.disconnect();
     // The adapter implements the two script calls the single-region limiters make (see ioredis-adapter.ts).
     redis = new IORedisAdapter(client) as unknown as typeof redis;

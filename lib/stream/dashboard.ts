@@ -1,13 +1,11 @@
-import { log } from "@/lib/log/logger";
 import { z } from "zod";
-import { env } from "@/lib/config/env";
 import type { Ctx } from "@/lib/context";
 import { parseQuery } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { getLimiter, rateLimitHeaders } from "@/lib/rate-limit";
 import { subscribe, type Frame } from "./bus";
-import { openStreams as open, type OpenStream } from "./open";
-import { MAX_BUFFERED_BYTES, SSE_HEADERS, type PreparedStream } from "./serve";
+import { streamSlots } from "./slots";
+import { openSse, SSE_HEADERS, type SseChannel } from "./sse";
 import { sseResponse } from "./web";
 
 // The dashboard's live pages listen to their account's frames on the same bus as GET /api/v1/stream (so a dashboard
@@ -63,67 +61,33 @@ export async function dashboardStream({ req, ctx, userId }: { req: Request; ctx:
   const { scope, trackableId: given } = parseQuery(req, DashboardStreamQuery);
   if (scope === "trackable" && !given) throw new ApiError("invalid_request", "Missing required parameter: trackableId");
   const trackableId = given?.toLowerCase();
-  const owner = `user:${userId}`;
-  if ([...open()].filter((s) => s.keyId === owner).length >= DASHBOARD_STREAMS_PER_USER) {
+  const slot = await streamSlots().take(`user:${userId}`, DASHBOARD_STREAMS_PER_USER);
+  if (!slot) {
     throw new ApiError("rate_limit_exceeded", `At most ${DASHBOARD_STREAMS_PER_USER} live pages open at once: close one first`, { "Retry-After": "5" });
   }
-  return sseResponse(prepare(ctx.account.id, owner, scope, trackableId));
+  return sseResponse(
+    openSse({
+      owner: `user:${userId}`,
+      slot,
+      headers: SSE_HEADERS,
+      label: `the dashboard of account ${ctx.account.id}`,
+      body: (channel) => listen(channel, ctx.account.id, scope, trackableId),
+    }),
+  );
 }
 
-function prepare(accountId: string, owner: string, scope: LiveScope, trackableId: string | undefined): PreparedStream {
-  let closed = false;
-  let release = () => {};
-  let sinkEnd = () => {};
-  const finish = () => {
-    if (closed) return;
-    closed = true;
-    release();
-    open().delete(stream);
-    sinkEnd();
-  };
-  const stream: OpenStream = { keyId: owner, end: finish };
-  open().add(stream);
-  return {
-    headers: SSE_HEADERS,
-    start(out) {
-      sinkEnd = () => out.end();
-      const write = (text: string) => {
-        if (closed) return;
-        if (out.write(text) > MAX_BUFFERED_BYTES) {
-          closed = true;
-          release();
-          open().delete(stream);
-          out.destroy();
-        }
-      };
-      write("retry: 2000\n\n");
-      const keepalive = setInterval(() => write(": keepalive\n\n"), env().STREAM_KEEPALIVE_MS);
-      let unsubscribe: (() => void) | null = null;
-      release = () => {
-        clearInterval(keepalive);
-        unsubscribe?.();
-      };
-      void subscribe(accountId, (frames) => {
-        // One frame per batch, naming its kinds: the page re-reads everything anyway.
-        const types = [...new Set(frames.filter((f) => concerns(scope, trackableId, f)).map((f) => f.type))];
-        if (types.length > 0) write(`event: change\ndata: ${JSON.stringify({ types })}\n\n`);
-      }).then(
-        (off) => {
-          unsubscribe = off;
-          if (closed) off();
-          // Listening from here on: the page's own catch-up refresh (on open) covers what came before.
-          else write("event: ready\ndata: {}\n\n");
-        },
-        (err: unknown) => {
-          log.error("[stream] the dashboard stream failed", err);
-          if (closed) return;
-          closed = true;
-          clearInterval(keepalive);
-          open().delete(stream);
-          out.destroy();
-        },
-      );
-      return { finish };
+/** Sends a `change` frame for each batch of frames that concerns the page, once listening (`ready`). */
+function listen(channel: SseChannel, accountId: string, scope: LiveScope, trackableId: string | undefined): void {
+  subscribe(accountId, (frames) => {
+    // One frame per batch, naming its kinds: the page re-reads everything anyway.
+    const types = [...new Set(frames.filter((f) => concerns(scope, trackableId, f)).map((f) => f.type))];
+    if (types.length > 0) channel.write(`event: change\ndata: ${JSON.stringify({ types })}\n\n`);
+  }).then(
+    (off) => {
+      channel.onClose(off);
+      // Listening from here on: the page's own catch-up refresh (on open) covers what came before.
+      if (!channel.closed) channel.write("event: ready\ndata: {}\n\n");
     },
-  };
+    (err: unknown) => channel.fail(err),
+  );
 }

@@ -1,5 +1,6 @@
-/** An open live stream, as shutdown and the per-key limit see it. */
+/** An open live stream, as shutdown sees it. */
 export interface OpenStream {
+  /** Whose stream it is: an API key's id, or `user:<id>` for the dashboard's. */
   keyId: string;
   end(): void;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENTS } from "@/lib/events/registry";
+import { EVENTS, type EventRegistry } from "@/lib/events/registry";
 
 const csv = <T extends z.ZodType>(item: T, what: string) =>
   z
@@ -18,16 +18,19 @@ const csv = <T extends z.ZodType>(item: T, what: string) =>
 
 const uuid = z.uuid().overwrite((s) => s.toLowerCase());
 
-export const StreamQuery = z.object({
-  types: csv(z.enum(EVENTS.types), `an event type (${EVENTS.types.join(", ")})`).meta({
-    description: "Comma-separated event types; none: every type",
-    example: "geofence.entry,geofence.exit",
-  }),
-  trackableIds: csv(uuid, "a trackable id (UUID)").meta({ description: "Comma-separated trackable ids; none: every trackable" }),
-  geofenceIds: csv(uuid, "a geofence id (UUID)").meta({ description: "Comma-separated geofence ids; none: events of any geofence or none" }),
-  after: z.string().min(1).max(512).optional().meta({ description: "Resume after this cursor (a frame's id); Last-Event-ID wins over it" }),
-  access_token: z.string().max(512).optional().meta({ description: "A stream token (POST /stream-tokens), for clients that cannot send headers" }),
-});
+/** The stream's query for the types of a registry (the service's own: StreamQuery). */
+export const streamQuery = <T extends string>(registry: EventRegistry<T>) =>
+  z.object({
+    types: csv(z.enum(registry.types), `an event type (${registry.types.join(", ")})`).meta({
+      description: "Comma-separated event types; none: every type",
+      example: "geofence.entry,geofence.exit",
+    }),
+    trackableIds: csv(uuid, "a trackable id (UUID)").meta({ description: "Comma-separated trackable ids; none: every trackable" }),
+    geofenceIds: csv(uuid, "a geofence id (UUID)").meta({ description: "Comma-separated geofence ids; none: events of any geofence or none" }),
+    after: z.string().min(1).max(512).optional().meta({ description: "Resume after this cursor (a frame's id); Last-Event-ID wins over it" }),
+    access_token: z.string().max(512).optional().meta({ description: "A stream token (POST /stream-tokens), for clients that cannot send headers" }),
+  });
+export const StreamQuery = streamQuery(EVENTS);
 export type StreamQuery = z.infer<typeof StreamQuery>;
 
 export const StreamTokenInput = z

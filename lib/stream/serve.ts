@@ -1,17 +1,14 @@
-import { log } from "@/lib/log/logger";
 import { env } from "@/lib/config/env";
 import type { Ctx } from "@/lib/context";
 import type { RequestLike } from "@/lib/http/body";
 import { validationError } from "@/lib/http/errors";
 import { bearer, errorResponse, toErrorResponse, withApiKey } from "@/lib/http/handler";
 import { subscribe, type Frame } from "./bus";
-import { openStreams as open, type OpenStream } from "./open";
+import { streamSlots } from "./slots";
+import { openSse, SSE_HEADERS, type PreparedStream } from "./sse";
 import { StreamQuery } from "./schemas";
 import { authorizeStreamToken, filterOf, matches, replay, resumePoint } from "./stream";
 import { STREAM_TOKEN_PREFIX } from "./tokens";
-
-/** A reader that lets this much pile up unread is disconnected (it resumes with Last-Event-ID). */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /**
  * The credentials of a stream request: a stream token (?access_token= or as Bearer), else the API key through the
@@ -41,33 +38,12 @@ async function authorize(req: RequestLike, query: StreamQuery): Promise<{ keyId:
   return { ...(opened as { keyId: string; ctx: Ctx }), headers };
 }
 
-/** Where a stream's text goes: the Node response (the app server) or a web ReadableStream (a Next.js route). */
-export interface SseSink {
-  /** Writes the text; returns how many bytes are now buffered for the client, unread. */
-  write(text: string): number;
-  /** Finishes the reply. */
-  end(): void;
-  /** Drops the connection (a reader too far behind). */
-  destroy(): void;
-}
-
-/** A stream ready to send: its reply headers, and `start`, which begins writing to the sink until `finish`. */
-export interface PreparedStream {
-  headers: Record<string, string>;
-  start(sink: SseSink): { finish(): void };
-}
-
-export const SSE_HEADERS: Record<string, string> = {
-  "Content-Type": "text/event-stream; charset=utf-8",
-  "Cache-Control": "no-store, no-transform",
-  "X-Accel-Buffering": "no",
-};
-
 const frameText = (f: Frame, cursor: string | null) => `${cursor ? `id: ${cursor}\n` : ""}event: ${f.type}\ndata: ${f.data}\n\n`;
 
 /**
  * GET /api/v1/stream: the checks (filters, credentials, resume cursor, the per-key limit) answer with an error
- * Response; otherwise the stream, registered as open (its place under the limit taken), to be started on a sink.
+ * Response; otherwise the stream, registered as open (its place under the key's limit taken, on every server of a
+ * scale-out: lib/stream/slots.ts), to be started on a sink.
  * Live frames are listened to before the replay starts and held meanwhile; once the replay is sent they follow, less
  * those the replay already sent: no gap and no duplicate across the switch.
  */
@@ -87,64 +63,36 @@ export async function prepareStream(like: RequestLike): Promise<Response | Prepa
     return toErrorResponse(err, like);
   }
   const max = env().STREAM_MAX_PER_KEY;
-  if ([...open()].filter((s) => s.keyId === keyId).length >= max) {
+  const slot = await streamSlots().take(keyId, max);
+  if (!slot) {
     return errorResponse("rate_limit_exceeded", `At most ${max} open streams per API key: close one first`, 429, { "Retry-After": "5" });
   }
   const filter = filterOf(query);
-  let closed = false;
-  let sink: SseSink | null = null;
-  let release = () => {};
-  const finish = () => {
-    if (closed) return;
-    closed = true;
-    release();
-    open().delete(stream);
-    sink?.end();
-  };
-  const stream: OpenStream = { keyId, end: finish };
-  // Taken at once (no await between the count and this): concurrent opens cannot both pass the limit.
-  open().add(stream);
-
-  return {
+  return openSse({
+    owner: keyId,
+    slot,
     headers: { ...SSE_HEADERS, ...rateLimitHeaders },
-    start(out) {
-      sink = out;
+    label: `account ${ctx.account.id}`,
+    body(channel) {
       // The cursor that resumes after everything sent so far (location.updated frames carry it: they are not replayed).
       let cursor: string | null = lastEventId ?? null;
       let held: Frame[] | null = [];
-      const write = (text: string) => {
-        if (closed) return;
-        const buffered = out.write(text);
-        if (buffered > MAX_BUFFERED_BYTES) {
-          log.warn(`[stream] a reader of account ${ctx.account.id} left ${buffered} bytes unread: disconnected`);
-          closed = true;
-          release();
-          open().delete(stream);
-          out.destroy();
-        }
-      };
       const send = (f: Frame) => {
         if (f.notice || !matches(filter, f)) return;
         if (f.cursor) cursor = f.cursor;
-        write(frameText(f, cursor));
-      };
-      write("retry: 2000\n\n");
-      const keepalive = setInterval(() => write(": keepalive\n\n"), env().STREAM_KEEPALIVE_MS);
-      let unsubscribe: (() => void) | null = null;
-      release = () => {
-        clearInterval(keepalive);
-        unsubscribe?.();
+        channel.write(frameText(f, cursor));
       };
       void (async () => {
-        unsubscribe = await subscribe(ctx.account.id, (frames) => {
+        const unsubscribe = await subscribe(ctx.account.id, (frames) => {
           if (held) held.push(...frames);
           else for (const f of frames) send(f);
         });
-        if (closed) return unsubscribe();
+        channel.onClose(unsubscribe);
+        if (channel.closed) return;
         const sent = new Set<string>();
         if (afterId) {
           for await (const page of replay({ ctx, afterId, filter })) {
-            if (closed) return;
+            if (channel.closed) return;
             for (const f of page) {
               sent.add(f.eventId!);
               send(f);
@@ -154,15 +102,7 @@ export async function prepareStream(like: RequestLike): Promise<Response | Prepa
         const backlog = held;
         held = null;
         for (const f of backlog) if (!(f.eventId && sent.has(f.eventId))) send(f);
-      })().catch((err: unknown) => {
-        log.error("[stream] the stream failed", err);
-        if (closed) return;
-        closed = true;
-        release();
-        open().delete(stream);
-        out.destroy();
-      });
-      return { finish };
+      })().catch((err: unknown) => channel.fail(err));
     },
-  };
+  });
 }

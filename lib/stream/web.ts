@@ -1,5 +1,6 @@
 import type { RequestLike } from "@/lib/http/body";
-import { prepareStream, type PreparedStream } from "./serve";
+import { prepareStream } from "./serve";
+import type { PreparedStream } from "./sse";
 
 /**
  * GET /api/v1/stream as a web Response (the Next.js route, which `next dev` serves; the app server answers it itself

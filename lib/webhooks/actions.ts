@@ -6,7 +6,7 @@ import { assertEnterprise } from "@/lib/dashboard/plan";
 import { recoverFailed } from "@/lib/webhooks/delivery-history";
 import { rotateSecret } from "@/lib/webhooks/rotation";
 import { CreateWebhookInput, EndpointTestInput, RecoverInput, RotateSecretInput, UpdateWebhookInput } from "@/lib/webhooks/schemas";
-import { sendEndpointTest } from "@/lib/webhooks/test-webhook";
+import { sendTest } from "@/lib/webhooks/test-webhook";
 import { createWebhook, deleteWebhook, updateWebhook } from "@/lib/webhooks/webhooks";
 
 // Account webhook endpoints: the same schemas and verbs as /api/v1/webhooks, enterprise only like the API.
@@ -47,7 +47,7 @@ export async function sendEndpointTestAction(id: string, input: unknown) {
   if (!Id.safeParse(id).success) return invalidId;
   return dashboardAction(EndpointTestInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
-    return sendEndpointTest({ ctx: session.ctx, webhookId: id, event: input.event });
+    return sendTest({ ctx: session.ctx, target: { webhookId: id }, event: input.event });
   });
 }
 

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import { z } from "zod";
 import { exec, withTransaction, type Ctx } from "@/lib/context";
-import { geofences, webhookDeliveries, webhookDeliveryAttempts, webhooks, type WebhookDeliveryAttemptRow, type WebhookDeliveryRow } from "@/lib/db/schema";
+import { webhookDeliveries, webhookDeliveryAttempts, type WebhookDeliveryAttemptRow, type WebhookDeliveryRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { decodeCursor, paginate } from "@/lib/http/pagination";
 import { enqueue, enqueueMany } from "@/lib/jobs/client";
@@ -10,6 +10,7 @@ import { publishNotice } from "@/lib/stream/bus";
 import { wakeDeliveries } from "./fan-out";
 import { insertDeliveries, type NewDelivery } from "./deliveries";
 import type { Delivery, DeliveryListQuery } from "./delivery-schemas";
+import { kindOf, requireTarget, type TargetRef } from "./targets";
 
 export function serializeDelivery(row: WebhookDeliveryRow, attempts: WebhookDeliveryAttemptRow[]): Delivery {
   return {
@@ -112,28 +113,6 @@ export async function redeliver({ ctx, id }: { ctx: Ctx; id: string }): Promise<
   return serializeDelivery(created, []);
 }
 
-/** Where recover sends: the target as it is configured now (its URL may have been fixed after the outage). */
-async function recoveryTarget(ctx: Ctx, target: { webhookId: string } | { geofenceId: string }) {
-  if ("webhookId" in target) {
-    const [w] = await exec(ctx)
-      .select({ url: webhooks.url, secret: webhooks.secret })
-      .from(webhooks)
-      .where(and(eq(webhooks.id, target.webhookId), eq(webhooks.accountId, ctx.account.id)))
-      .limit(1);
-    if (!w) throw notFound("Webhook", target.webhookId);
-    return { ...w, filter: eq(webhookDeliveries.webhookId, target.webhookId) };
-  }
-  const [g] = await exec(ctx)
-    .select({ url: geofences.webhookUrl, secret: geofences.webhookSecret })
-    .from(geofences)
-    .where(and(eq(geofences.id, target.geofenceId), eq(geofences.accountId, ctx.account.id)))
-    .limit(1);
-  if (!g) throw notFound("Geofence", target.geofenceId);
-  if (!g.url) throw new ApiError("invalid_request", "This geofence has no webhookUrl to send the failed deliveries to");
-  // The geofence's own webhook: not the account endpoints that also received its events.
-  return { url: g.url, secret: g.secret, filter: and(eq(webhookDeliveries.geofenceId, target.geofenceId), isNull(webhookDeliveries.webhookId)) };
-}
-
 const RECOVER_CHUNK = 1000;
 
 /**
@@ -141,15 +120,20 @@ const RECOVER_CHUNK = 1000;
  * created at or after `since` (tests excluded) is sent again, oldest first, as a new delivery with the same payload,
  * to the target's current URL and secret. Returns how many.
  */
-export async function recoverFailed({ ctx, target, since }: { ctx: Ctx; target: { webhookId: string } | { geofenceId: string }; since: Date }) {
-  const to = await recoveryTarget(ctx, target);
+export async function recoverFailed({ ctx, target, since }: { ctx: Ctx; target: TargetRef; since: Date }) {
+  // Sent to the target as it is configured now (its URL may have been fixed after the outage).
+  const to = await requireTarget(exec(ctx), ctx.account.id, target);
+  const url = to.url;
+  // Only a geofence's own webhook can lack a URL (an endpoint's is required).
+  if (!url) throw new ApiError("invalid_request", "This geofence has no webhookUrl to send the failed deliveries to");
+  const { kind, id } = kindOf(target);
   const failed = await exec(ctx)
     .select()
     .from(webhookDeliveries)
     .where(
       and(
         eq(webhookDeliveries.accountId, ctx.account.id),
-        to.filter,
+        kind.deliveries(id),
         eq(webhookDeliveries.status, "failed"),
         eq(webhookDeliveries.test, false),
         gte(webhookDeliveries.createdAt, since),
@@ -162,7 +146,7 @@ export async function recoverFailed({ ctx, target, since }: { ctx: Ctx; target: 
       const rows: NewDelivery[] = failed.slice(i, i + RECOVER_CHUNK).map((d) => ({
         accountId: ctx.account.id,
         event: d.event,
-        url: to.url,
+        url,
         secret: to.secret,
         payload: d.payload,
         geofenceId: d.geofenceId,

@@ -1,10 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
-import { geofences, webhookDeliveryAttempts, webhooks, type WebhookEvent } from "@/lib/db/schema";
-import { ApiError, notFound } from "@/lib/http/errors";
-import { attemptDelivery, insertDeliveries, type NewDelivery } from "./deliveries";
+import { webhookDeliveryAttempts, type WebhookEvent } from "@/lib/db/schema";
+import type { LocationPayload } from "@/lib/events/payloads";
 import { samplePayload } from "@/lib/events/registry";
-import { geofenceEventPayload, type LocationPayload } from "@/lib/events/payloads";
+import { ApiError } from "@/lib/http/errors";
+import { attemptDelivery, insertDeliveries, type NewDelivery } from "./deliveries";
+import { kindOf, requireTarget, type TargetRef } from "./targets";
 
 /** The beacon of test payloads: UUID-shaped like a real one, and recognisable. */
 export const SAMPLE_BEACON = { id: "00000000-0000-4000-8000-000000000000", name: "Sample beacon", type: "device" } as const;
@@ -17,7 +18,7 @@ export type TestWebhookResult = { success: true; message: string; deliveryId: st
  * One attempt, no retries, recorded as a test. `answer` is what the API answers (the delivery id only on success, as
  * the contract says); `deliveryId` is the recorded delivery either way (the dashboard links a failure to it).
  */
-async function sendTest(
+async function attemptTest(
   ctx: Ctx,
   delivery: Omit<NewDelivery, "accountId" | "test">,
   label: string,
@@ -31,25 +32,6 @@ async function sendTest(
   return { answer: { success: false, message: `Test webhook for ${label} event failed (${reason}). Check your endpoint configuration.` }, deliveryId };
 }
 
-/**
- * POST /geofences/{id}/test-webhook: one attempt, no retries, recorded in the history as a test. The payload has the
- * real geofence, a sample beacon and a location at the centre.
- */
-export async function sendTestWebhook({ ctx, geofenceId, eventType }: { ctx: Ctx; geofenceId: string; eventType: "entry" | "exit" }) {
-  const [g] = await ctx.db
-    .select()
-    .from(geofences)
-    .where(and(eq(geofences.id, geofenceId), eq(geofences.accountId, ctx.account.id)))
-    .limit(1);
-  if (!g) throw notFound("Geofence", geofenceId);
-  if (g.notificationType !== "webhook" || !g.webhookUrl) {
-    throw new ApiError("invalid_request", 'Webhook notifications are not enabled for this geofence: set notificationType to "webhook" and a webhookUrl');
-  }
-  const event = eventType === "entry" ? "geofence.entry" : "geofence.exit";
-  const payload = geofenceEventPayload(event, g, SAMPLE_BEACON, sampleLocation(g));
-  return sendTest(ctx, { event, url: g.webhookUrl, secret: g.webhookSecret, payload, geofenceId: g.id }, eventType);
-}
-
 const sampleLocation = (at: { latitude: number; longitude: number }): LocationPayload => ({
   latitude: at.latitude,
   longitude: at.longitude,
@@ -58,15 +40,17 @@ const sampleLocation = (at: { latitude: number; longitude: number }): LocationPa
 });
 
 /**
- * POST /webhooks/{id}/test: one attempt of a sample `event` to the account endpoint (enabled or not, subscribed to
- * the kind or not: it is what the user asked to try), recorded as a test. Same answers as test-webhook.
+ * POST /webhooks/{id}/test and /geofences/{id}/test-webhook: one attempt of a sample `event` to the target, no
+ * retries, recorded in the history as a test. The payload has a sample beacon, the target's own geofence (a
+ * geofence's webhook) or a sample one (an account endpoint), and a location at that geofence's centre. An endpoint is
+ * tried enabled or not, subscribed to the kind or not: it is what the user asked to try.
  */
-export async function sendEndpointTest({ ctx, webhookId, event }: { ctx: Ctx; webhookId: string; event: WebhookEvent }) {
-  const [w] = await ctx.db
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.id, webhookId), eq(webhooks.accountId, ctx.account.id)))
-    .limit(1);
-  if (!w) throw notFound("Webhook", webhookId);
-  return sendTest(ctx, { event, url: w.url, secret: w.secret, payload: samplePayload(event, { beacon: SAMPLE_BEACON, geofence: SAMPLE_GEOFENCE, location: sampleLocation(SAMPLE_GEOFENCE) }), webhookId: w.id }, event);
+export async function sendTest({ ctx, target, event }: { ctx: Ctx; target: TargetRef; event: WebhookEvent }) {
+  const to = await requireTarget(ctx.db, ctx.account.id, target);
+  const { kind } = kindOf(target);
+  const refusal = kind.testRefusal(to);
+  if (refusal || !to.url) throw new ApiError("invalid_request", refusal ?? "This target has no URL to send to");
+  const geofence = to.geofence ?? SAMPLE_GEOFENCE;
+  const payload = samplePayload(event, { beacon: SAMPLE_BEACON, geofence, location: sampleLocation(geofence) });
+  return attemptTest(ctx, { event, url: to.url, secret: to.secret, payload, ...to.ref }, kind.testLabel(event));
 }

@@ -5,7 +5,7 @@ import { adminRequest } from "@/lib/http/admin-socket";
 import { startServer, type TestServer } from "../harness/server";
 import { startCapture, type Captured } from "../support/capture";
 import { startReceiver, type Received } from "../support/receiver";
-import { openSse } from "../support/sse";
+import { openSse, type SseStream } from "../support/sse";
 import { scratchPostgres } from "../support/scratch-db";
 
 // Scale-out: two real app servers (the built app, as tests/harness/server.ts starts it for the API suite)
@@ -22,6 +22,10 @@ if (!DATABASE_URL || !REDIS_URL) {
 /** The per-key API budget of both servers (RATE_LIMIT_PER_MINUTE); each part of this file uses a key of its own. */
 const LIMIT = 200;
 const SECRET = "scale-out-webhook-secret";
+/** Open streams per API key (STREAM_MAX_PER_KEY) on both servers together. */
+const STREAMS = 4;
+/** The streams' keep-alive interval: a stream's place under the limit is leased for three of them. */
+const KEEPALIVE_MS = 1_000;
 /** The embedded runner's lease (lib/jobs/embedded-runner.ts): a dead server's running job is another's after it. */
 const LEASE_MS = 15_000;
 
@@ -147,6 +151,20 @@ async function notificationLog(key: string, ruleId: string, server?: TestServer)
   }
 }
 
+/** A stream request of `key` to `server`: its reply, open (200) or refused. */
+async function stream(server: TestServer, key: string): Promise<SseStream> {
+  const s = await openSse(`${server.baseUrl}/api/v1/stream`, { Authorization: `Bearer ${key}` });
+  if (s.status === 200) await s.until(() => s.retry !== null);
+  return s;
+}
+
+/** The status of one more stream of `key` on `server` (closed at once when it opened). */
+async function oneMore(server: TestServer, key: string): Promise<number> {
+  const s = await stream(server, key);
+  s.close();
+  return s.status;
+}
+
 /** The trackable an ntfy message is about: the id in its link (the Click header). */
 const ntfyTrackable = (r: Captured) => /\/trackables\/([0-9a-f-]{36})$/.exec(String(r.headers.click))?.[1];
 
@@ -158,6 +176,8 @@ beforeAll(async () => {
     RATE_LIMIT_KEY_PREFIX: `fenceline-scale-${randomBytes(4).toString("hex")}:rl`,
     RATE_LIMIT_PER_MINUTE: String(LIMIT),
     REDIS_URL,
+    STREAM_MAX_PER_KEY: String(STREAMS),
+    STREAM_KEEPALIVE_MS: String(KEEPALIVE_MS),
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     WEBHOOK_RETRY_DELAYS: "1000,1000",
     // Long: the held retry of the last test must still be in flight when its server is killed.
@@ -296,6 +316,45 @@ describe("two app servers on one Postgres and Redis, round-robin", () => {
     } finally {
       onA?.close();
       onB?.close();
+    }
+  }, 60_000);
+
+  it(`at most ${STREAMS} open streams per key across both servers: the next is refused on either, and a place freed on one is taken on the other`, async () => {
+    const key = await newKey();
+    const [a, b] = servers as [TestServer, TestServer];
+    const opened: Array<{ on: TestServer; s: SseStream }> = [];
+    try {
+      // Twice the budget, asked of both servers at once: exactly the budget is granted.
+      const racers = await Promise.all(Array.from({ length: 2 * STREAMS }, async (_, i) => ({ on: servers[i % 2]!, s: await stream(servers[i % 2]!, key) })));
+      opened.push(...racers);
+      expect(racers.filter((r) => r.s.status === 200)).toHaveLength(STREAMS);
+      expect(racers.filter((r) => r.s.status === 429)).toHaveLength(STREAMS);
+      for (const server of [a, b]) {
+        const refused = await stream(server, key);
+        expect(refused.status).toBe(429);
+        expect(refused.error.error.code).toBe("rate_limit_exceeded");
+        expect(refused.headers.get("retry-after")).toBe("5");
+      }
+      // Another key (another account) has its own budget on the same servers.
+      expect(await oneMore(a, await newKey())).toBe(200);
+
+      // A stream on one server ends: its place is the other server's to take, and then both are full again.
+      const live = opened.filter((r) => r.s.status === 200);
+      const ended = live[0]!;
+      const other = ended.on === a ? b : a;
+      ended.s.close();
+      let taken: SseStream | null = null;
+      await until(async () => {
+        const s = await stream(other, key);
+        if (s.status === 200) taken = s;
+        else s.close();
+        return taken !== null;
+      }, 10_000);
+      expect(taken, "the freed place, taken on the other server").not.toBeNull();
+      opened.push({ on: other, s: taken! });
+      for (const server of [a, b]) expect(await oneMore(server, key)).toBe(429);
+    } finally {
+      for (const r of opened) r.s.close();
     }
   }, 60_000);
 
@@ -498,4 +557,33 @@ describe("two app servers on one Postgres and Redis, round-robin", () => {
       await capture.close();
     }
   }, 150_000);
+
+  it("the places of a server killed (SIGKILL) with open streams lapse within their lease, and the other server takes them", async () => {
+    // The earlier kill tests left one server: two again.
+    await replaceKilled();
+    const key = await newKey();
+    const [doomed, survivor] = servers as [TestServer, TestServer];
+    const opened = await Promise.all(Array.from({ length: STREAMS }, () => stream(doomed, key)));
+    try {
+      for (const s of opened) expect(s.status, JSON.stringify(s.error)).toBe(200);
+      expect(await oneMore(survivor, key)).toBe(429);
+      const killedAt = Date.now();
+      await doomed.kill();
+      // The dead server gives nothing back: its places hold until their leases (three keep-alives) end.
+      const taken: SseStream[] = [];
+      await until(async () => {
+        const s = await stream(survivor, key);
+        if (s.status === 200) taken.push(s);
+        else s.close();
+        return taken.length === STREAMS;
+      }, 3 * KEEPALIVE_MS + 15_000);
+      const tookMs = Date.now() - killedAt;
+      console.log(`[scale] the killed server's ${STREAMS} stream places were free on the other server ${tookMs} ms after the kill (lease ${3 * KEEPALIVE_MS} ms)`);
+      opened.push(...taken);
+      expect(taken).toHaveLength(STREAMS);
+      expect(await oneMore(survivor, key)).toBe(429);
+    } finally {
+      for (const s of opened) s.close();
+    }
+  }, 60_000);
 });

@@ -3,14 +3,14 @@ import { parseBody } from "@/lib/http/body";
 import { json, route, withApiKey } from "@/lib/http/handler";
 import { pathId } from "@/lib/http/params";
 import { TestWebhookInput } from "@/lib/webhooks/delivery-schemas";
-import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
+import { sendTest } from "@/lib/webhooks/test-webhook";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: withApiKey(
     async ({ req, ctx, params }) => {
       const geofenceId = pathId(params, "geofence_id", "Geofence");
       const { eventType } = await parseBody(req, TestWebhookInput, { emptyAsObject: true });
-      return json((await sendTestWebhook({ ctx, geofenceId, eventType })).answer);
+      return json((await sendTest({ ctx, target: { geofenceId }, event: `geofence.${eventType}` })).answer);
     },
     { requiredPlan: "enterprise" },
   ),

@@ -3,14 +3,14 @@ import { parseBody } from "@/lib/http/body";
 import { json, route, withApiKey } from "@/lib/http/handler";
 import { pathId } from "@/lib/http/params";
 import { EndpointTestInput } from "@/lib/webhooks/schemas";
-import { sendEndpointTest } from "@/lib/webhooks/test-webhook";
+import { sendTest } from "@/lib/webhooks/test-webhook";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   POST: withApiKey(
     async ({ req, ctx, params }) => {
       const webhookId = pathId(params, "webhookId", "Webhook");
       const { event } = await parseBody(req, EndpointTestInput, { emptyAsObject: true });
-      return json((await sendEndpointTest({ ctx, webhookId, event })).answer);
+      return json((await sendTest({ ctx, target: { webhookId }, event })).answer);
     },
     { requiredPlan: "enterprise" },
   ),
