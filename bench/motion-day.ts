@@ -4,7 +4,7 @@
 //   PGlite in a temp directory by default; with DATABASE_URL, a scratch database on that Postgres (dropped at the end).
 //   BENCH_APP_DIR=<dir> serves another checkout's built app (see bench/lib.ts).
 //
-// The history is a year of days (a drive fix every 5 s, a parked fix every 60 s, six drives a day between four
+// The history is day after day (441 days for 1,000,000 points: a drive fix every 5 s, a parked fix every 60 s, six drives a day between four
 // places), inserted through lib/db/bulk's insertUnnested a month at a time, each month followed by the motion round
 // (lib/motion/round.ts, as the evaluation runs it) that takes it in: trips and stops come from the product's code.
 // The server is stopped while the history goes in (the embedded database serves one process), then started again

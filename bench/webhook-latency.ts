@@ -4,6 +4,7 @@
 // Usage: npx tsx bench/webhook-latency.ts [seconds=60] [eventsPerSecond=50]; with DATABASE_URL, on that Postgres;
 // with DATABASE_URL and SERVERS=2, two app servers on it, the posts sent to them in turn (CPU and RSS: both summed).
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
+// BENCH_APP_DIR=<dir> serves another checkout's built app (a before/after; see bench/README.md).
 import fs from "node:fs";
 import path from "node:path";
 import { startServer } from "@/tests/harness/server";
