@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import { adminRequest } from "@/lib/http/admin-socket";
+import { buildIfStale, staleParts } from "@/scripts/build";
 import { freePort } from "@/tests/harness/server";
 import { scratchPostgres } from "@/tests/support/scratch-db";
 
@@ -118,11 +119,40 @@ export function trackBatch(visit: number, track: "continuous" | "restart") {
   return track === "continuous" && visit % 2 === 1 ? points.reverse() : points;
 }
 
-/** A new API key on a bench server, through its operator socket (what `npm run apikey:create` calls). */
+/**
+ * A new API key on a bench server, through its operator socket (what `npm run apikey:create` calls); an older build
+ * served by BENCH_APP_DIR has no socket and answers the same request on its HTTP port.
+ */
 export async function provisionKey(app: BenchServer, account: string, plan: "free" | "enterprise"): Promise<string> {
+  if (!fs.existsSync(app.adminSocket)) {
+    const res = await fetch(`${app.baseUrl}/api/internal/api-keys`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${app.adminToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ account, plan }),
+    });
+    if (res.status !== 201) throw new Error(`provisioning failed: HTTP ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { key: string }).key;
+  }
   const res = await adminRequest(app.adminSocket, app.adminToken, "POST", "/api-keys", { account, plan });
   if (res.status !== 201) throw new Error(`provisioning failed: HTTP ${res.status} ${res.text}`);
   return (res.body as { key: string }).key;
+}
+
+/**
+ * The app a bench serves: this checkout's (built when stale), or with BENCH_APP_DIR=<dir> another checkout's built app
+ * (a git worktree of an older commit with `next build` and the server bundle made there), so the same bench script
+ * measures a before and an after. Returns the directory to hand to startServer's appDir (undefined: this one).
+ */
+export function benchApp(): string | undefined {
+  const dir = process.env.BENCH_APP_DIR;
+  if (!dir) {
+    buildIfStale();
+    return undefined;
+  }
+  const stale = staleParts(dir);
+  if (stale.next || stale.bundle) throw new Error(`BENCH_APP_DIR=${dir} has no up-to-date build: run its build there first`);
+  console.log(`serving the app built in ${dir}`);
+  return dir;
 }
 
 export interface BenchServer {

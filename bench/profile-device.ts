@@ -1,20 +1,20 @@
 // Where a device post spends its CPU: Traccar Client's query-form post (/ingest/traccar) against the bare node:http +
 // postgres.js insert, side by side in one run, on a scratch Postgres database, with the app server's and the bare
 // server's CPU per request. Usage: npx tsx bench/profile-device.ts [seconds=10] [concurrency=16] [fences=0];
-// BENCH_CPU_PROF=<dir> writes the app server's CPU profile there (node --cpu-prof).
+// BENCH_CPU_PROF=<dir> writes the app server's CPU profile there (node --cpu-prof); BENCH_APP_DIR=<dir> serves another checkout's build.
 import postgres from "postgres";
-import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { benchAccount, CLOCK_TICK_MS, cpuMs, createFences, fmt, load, point, postgresMs, scratchDatabase, startBaseline, statFields, traccarPost } from "./lib";
+import { benchAccount, benchApp, CLOCK_TICK_MS, cpuMs, createFences, fmt, load, point, postgresMs, scratchDatabase, startBaseline, statFields, traccarPost } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 10);
 const concurrency = Number(process.argv[3] ?? 16);
 const fenceCount = Number(process.argv[4] ?? 0);
 
 async function main() {
-  buildIfStale();
+  const appDir = benchApp();
   const db = await scratchDatabase("fenceline_device");
   const app = await startServer({
+    appDir,
     databaseUrl: db.url,
     env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
     nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],

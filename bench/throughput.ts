@@ -5,6 +5,9 @@
 // single /ingest/traccar and /api/v1 posts and 100-point batches, on Postgres (see strictRuns below); there the
 // sixth argument is all, singles or batches instead of [repeats]: `throughput.ts 8 16 0 strict all`.
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
+// BENCH_APP_DIR=<dir> serves another checkout's built app (a before/after; see bench/README.md).
+// BENCH_MOTION=compare adds a second app server without motion (FENCELINE_BENCH_NO_MOTION=1, its own scratch
+// database) and runs each request of the plain account on both, next to each other: motion on ÷ motion off.
 //
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
 // node:http + postgres.js server (bench/baseline-server.ts) on the same database, driven by N keep-alive clients
@@ -27,10 +30,11 @@
 // Each kind of run writes to trackables of its own, so no run leaves points that a later run's evaluation must catch
 // up on (the bare server inserts into trackables nobody evaluates).
 import postgres from "postgres";
-import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
+import { buildIfStale } from "@/scripts/build";
 import {
   benchAccount,
+  benchApp,
   benchNodeArgs,
   cpuMs,
   createFences,
@@ -67,11 +71,17 @@ const repeats = Math.max(1, Number(process.argv[6] ?? 1));
  */
 type Run = LoadResult & { cpuPerRequest: number; postgresPerRequest: number; mainBusy: number };
 
+/** A server a run posts to: its port and process, the database its evaluations are waited for on, and trackables it never evaluates. */
+type Target = { port: number; pid: number; sql: postgres.Sql; unevaluated: readonly string[] };
+
+const compareMotion = process.env.BENCH_MOTION === "compare";
+
 async function main() {
   if (only === "strict") return strictRuns();
-  buildIfStale();
+  const appDir = benchApp();
   const db = await scratchDatabase("fenceline_tput");
   const app = await startServer({
+    appDir,
     databaseUrl: db.url,
     env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
     nodeArgs: benchNodeArgs(),
@@ -79,6 +89,16 @@ async function main() {
   const appPort = Number(new URL(app.baseUrl).port);
   const base = await startBaseline(db.url);
   const basePort = base.port;
+  // The same app without motion, on a database of its own (two servers on one database would run each other's jobs).
+  const offDb = compareMotion ? await scratchDatabase("fenceline_tput_nomotion") : null;
+  const off = offDb
+    ? await startServer({
+        appDir,
+        databaseUrl: offDb.url,
+        env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "", FENCELINE_BENCH_NO_MOTION: "1" },
+        nodeArgs: benchNodeArgs(),
+      })
+    : null;
   try {
     const plain = await benchAccount(app, "bench-plain", concurrency);
     const fenced = await benchAccount(app, "bench-fenced", concurrency);
@@ -87,12 +107,14 @@ async function main() {
     await createFences(app.baseUrl, fenced.headers, fenceCount);
 
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    const offSql = offDb ? postgres(offDb.url, { max: 1, onnotice: () => {} }) : null;
+    const noMotion = off ? await benchAccount(off, "bench-plain", concurrency) : null;
     const show = (label: string, r: Run, backlog: string, unit = "req/s", mult = 1) =>
       console.log(
         `${label.padEnd(52)} ${fmt(r.perSecond * mult).padStart(7)} ${unit.padEnd(8)} p50 ${fmt(r.p50, 1).padStart(6)} ms  p95 ${fmt(r.p95, 1).padStart(6)} ms  ` +
           `CPU ${fmt(r.cpuPerRequest, 2)} ms/req (Postgres ${fmt(r.postgresPerRequest, 2)})  event loop ${fmt(r.mainBusy * 100)} % busy  ${r.errors} errors  ${backlog}`,
       );
-    const measure = async (label: string, port: number, pid: number, make: (i: number) => Post, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
+    const measure = async (label: string, { port, pid, sql, unevaluated }: Target, make: (i: number) => Post, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
       await drained(sql);
       await load(port, make, { concurrency, seconds: 2, ok }); // warm-up
       await drained(sql);
@@ -105,11 +127,11 @@ async function main() {
       // Sustained throughput: the posts may outrun their evaluation, which the server then finishes after the last
       // post. The time and CPU of that catch-up count as part of the run (the next run starts after it).
       const t0 = performance.now();
-      const left = await pointsBehind(sql, bare.trackables);
+      const left = await pointsBehind(sql, unevaluated);
       await drained(sql);
       const catchUp = performance.now() - t0;
       // With no evaluation queued or running, nothing may be left after a cursor: such points would never be evaluated.
-      const stranded = await pointsBehind(sql, bare.trackables);
+      const stranded = await pointsBehind(sql, unevaluated);
       if (stranded > 0) console.log(`  ${fmt(stranded)} points were left with no evaluation to come: a lost run`);
       const r: Run = {
         ...loaded,
@@ -136,53 +158,82 @@ async function main() {
     const traccar = (acc: BenchAccount) => traccarPost(acc.tokens);
     // The i-th request's batch: its trackable's (i ÷ trackables)-th visit of the bench's street (trackBatch).
     const batchOf = (acc: BenchAccount, track: "continuous" | "restart") => (i: number) => ({ locations: trackBatch(Math.floor(i / acc.trackables.length), track) });
-    const appPid = app.process.pid!;
-    const basePid = base.process.pid!;
+    const appT: Target = { port: appPort, pid: app.process.pid!, sql, unevaluated: bare.trackables };
+    const baseT: Target = { port: basePort, pid: base.process.pid!, sql, unevaluated: bare.trackables };
+    const offT: Target | null = off ? { port: Number(new URL(off.baseUrl).port), pid: off.process.pid!, sql: offSql!, unevaluated: [] } : null;
 
     console.log(`throughput bench: ${seconds} s per run, ${concurrency} keep-alive clients, Postgres 15, load average ${loadAverage()}`);
     // The fences' with ÷ without is a ratio of two runs of the same request: they run next to each other, twice, in
     // the order without, with, with, without (a drift of the shared machine's speed falls on both sides alike), and
     // each side is the mean of its two runs.
     // With [repeats] > 1 the group of four runs is repeated (each group's ratio is printed too, to show the spread).
-    const paired = async (label: string, plainPost: (i: number) => Post, fencedPost: (i: number) => Post, unit?: string, mult?: number) => {
+    // With BENCH_MOTION=compare each group is followed by the same four-run group of the plain account's request on the
+    // server with motion (this one) and the one without: with, without, without, with.
+    const paired = async (label: string, plainPost: (i: number) => Post, fencedPost: (i: number) => Post, unit?: string, mult?: number, offPost?: (i: number) => Post) => {
       const plainRuns: Run[] = [];
       const fencedRuns: Run[] = [];
       const groups: number[] = [];
+      const motionOn: Run[] = [];
+      const motionOff: Run[] = [];
+      const motionGroups: number[] = [];
       for (let g = 0; g < repeats; g++) {
-        const p1 = await measure(g === 0 ? label : `${label.slice(0, 3)} again`, appPort, appPid, plainPost, undefined, unit, mult);
-        const f1 = await measure(`(f) ${label.slice(0, 3)} with ${fmt(fenceCount)} geofences in the account`, appPort, appPid, fencedPost, undefined, unit, mult);
-        const f2 = await measure(`(f) ${label.slice(0, 3)} again`, appPort, appPid, fencedPost, undefined, unit, mult);
-        const p2 = await measure(`${label.slice(0, 3)} again`, appPort, appPid, plainPost, undefined, unit, mult);
+        const p1 = await measure(g === 0 ? label : `${label.slice(0, 3)} again`, appT, plainPost, undefined, unit, mult);
+        const f1 = await measure(`(f) ${label.slice(0, 3)} with ${fmt(fenceCount)} geofences in the account`, appT, fencedPost, undefined, unit, mult);
+        const f2 = await measure(`(f) ${label.slice(0, 3)} again`, appT, fencedPost, undefined, unit, mult);
+        const p2 = await measure(`${label.slice(0, 3)} again`, appT, plainPost, undefined, unit, mult);
+        if (offT && offPost) {
+          const m1 = await measure(`(m) ${label.slice(0, 3)} motion on`, appT, plainPost, undefined, unit, mult);
+          const o1 = await measure(`(m) ${label.slice(0, 3)} motion off (second server)`, offT, offPost, undefined, unit, mult);
+          const o2 = await measure(`(m) ${label.slice(0, 3)} motion off again`, offT, offPost, undefined, unit, mult);
+          const m2 = await measure(`(m) ${label.slice(0, 3)} motion on again`, appT, plainPost, undefined, unit, mult);
+          motionOn.push(m1, m2);
+          motionOff.push(o1, o2);
+          motionGroups.push(mean([m1, m2]).perSecond / mean([o1, o2]).perSecond);
+        }
         plainRuns.push(p1, p2);
         fencedRuns.push(f1, f2);
         groups.push(mean([f1, f2]).perSecond / mean([p1, p2]).perSecond);
       }
-      return { plain: mean(plainRuns), fenced: mean(fencedRuns), groups };
+      const motion = motionOn.length > 0 ? { on: mean(motionOn), off: mean(motionOff), groups: motionGroups } : null;
+      return { plain: mean(plainRuns), fenced: mean(fencedRuns), groups, motion };
     };
     // Each goal's baseline runs right before and right after the runs it is compared with (the mean of the two).
-    const bracketed = async <T>(label: string, port: number, pid: number, make: (i: number) => Post, inner: () => Promise<T>, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
-      const before = await measure(label, port, pid, make, ok, unit, mult);
+    const bracketed = async <T>(label: string, target: Target, make: (i: number) => Post, inner: () => Promise<T>, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
+      const before = await measure(label, target, make, ok, unit, mult);
       const result = await inner();
-      const after = await measure(`${label.split(",")[0]} again`, port, pid, make, ok, unit, mult);
+      const after = await measure(`${label.split(",")[0]} again`, target, make, ok, unit, mult);
       return [mean([before, after]), result] as const;
     };
     const notFound = () => ({ path: "/api/v1/no-such-endpoint", body: "{}" });
     const singles = async () => {
-      const [ceiling, api] = await bracketed("(a) framework ceiling: JSON 404 of /api/v1/*", appPort, appPid, notFound, () =>
-        paired("(c) POST /api/v1/…/locations, 1 point", apiPost(plain, point), apiPost(fenced, point)), (s) => s === 404);
-      const [bareSingle, dev] = await bracketed("(b) bare node:http + postgres.js, 1 row", basePort, basePid, apiPost(bare, point), () =>
-        paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced)));
+      const [ceiling, api] = await bracketed("(a) framework ceiling: JSON 404 of /api/v1/*", appT, notFound, () =>
+        paired("(c) POST /api/v1/…/locations, 1 point", apiPost(plain, point), apiPost(fenced, point), undefined, undefined, noMotion ? apiPost(noMotion, point) : undefined), (s) => s === 404);
+      const [bareSingle, dev] = await bracketed("(b) bare node:http + postgres.js, 1 row", baseT, apiPost(bare, point), () =>
+        paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced), undefined, undefined, noMotion ? traccar(noMotion) : undefined));
       return { ceiling, api, bareSingle, dev };
     };
     const single = only === "batches" ? null : await singles();
     const batches = only === "singles" ? null : await bracketed(
       "(e) bare multi-row insert, 100 points",
-      basePort,
-      basePid,
+      baseT,
       apiPost(bare, batchOf(bare, "continuous")),
       async () => ({
-        apiBatch: await paired("(e) POST /api/v1/…/locations, 100 points", apiPost(plain, batchOf(plain, "continuous")), apiPost(fenced, batchOf(fenced, "continuous")), "points/s", 100),
-        denseBatch: await paired("(e') the same, each batch restarting the street", apiPost(plain, batchOf(plain, "restart")), apiPost(fenced, batchOf(fenced, "restart")), "points/s", 100),
+        apiBatch: await paired(
+          "(e) POST /api/v1/…/locations, 100 points",
+          apiPost(plain, batchOf(plain, "continuous")),
+          apiPost(fenced, batchOf(fenced, "continuous")),
+          "points/s",
+          100,
+          noMotion ? apiPost(noMotion, batchOf(noMotion, "continuous")) : undefined,
+        ),
+        denseBatch: await paired(
+          "(e') the same, each batch restarting the street",
+          apiPost(plain, batchOf(plain, "restart")),
+          apiPost(fenced, batchOf(fenced, "restart")),
+          "points/s",
+          100,
+          noMotion ? apiPost(noMotion, batchOf(noMotion, "restart")) : undefined,
+        ),
       }),
       undefined,
       "points/s",
@@ -209,12 +260,28 @@ async function main() {
           ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}${spread(denseBatch.groups)}`,
       );
     }
+    if (compareMotion) {
+      console.log("  motion  on ÷ off (within 10 %: ≥ 0.9), the plain account's requests, each on the server with motion and the one without:");
+      const motionRatio = (name: string, p: { motion: { on: Run; off: Run; groups: number[] } | null }) =>
+        p.motion && console.log(`    ${name.padEnd(48)} ${r(p.motion.on, p.motion.off)}${spread(p.motion.groups)}`);
+      if (single) {
+        motionRatio("/api/v1 single", single.api);
+        motionRatio("/ingest/traccar", single.dev);
+      }
+      if (batches) {
+        motionRatio("batches of 100, continuous track", batches[1].apiBatch);
+        motionRatio("batches restarting the street", batches[1].denseBatch);
+      }
+    }
     console.log(`load average at the end ${loadAverage()}`);
     await sql.end();
+    await offSql?.end();
   } finally {
     base.process.kill();
     await app.stop();
+    await off?.stop();
     await db.drop();
+    await offDb?.drop();
   }
 }
 

@@ -4,18 +4,18 @@
 // Usage: npx tsx bench/webhook-latency.ts [seconds=60] [eventsPerSecond=50]; with DATABASE_URL, on that Postgres;
 // with DATABASE_URL and SERVERS=2, two app servers on it, the posts sent to them in turn (CPU and RSS: both summed).
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
+// BENCH_APP_DIR=<dir> serves another checkout's built app (a before/after; see bench/README.md).
 import fs from "node:fs";
 import path from "node:path";
-import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
-import { benchNodeArgs, fmt, provisionKey, serverCpuMs, serverRssMb } from "./lib";
+import { benchApp, benchNodeArgs, fmt, provisionKey, serverCpuMs, serverRssMb } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 60);
 const rate = Number(process.argv[3] ?? 50);
 
 async function main() {
-  buildIfStale();
+  const appDir = benchApp();
   const arrivals = new Map<string, number>();
   const receiver = await startReceiver({ secret: "latency-secret" });
   // PGlite (the default install) unless DATABASE_URL is set: then a scratch database on that Postgres.
@@ -26,6 +26,7 @@ async function main() {
   if (snapshotDir) fs.mkdirSync(snapshotDir, { recursive: true });
   if (servers > 1 && !process.env.DATABASE_URL) throw new Error("SERVERS=2 needs DATABASE_URL (the embedded database serves one process)");
   const options = {
+    appDir,
     env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written there when it stops.
     nodeArgs: [...benchNodeArgs(), ...(snapshotDir ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapshotDir}`] : [])],

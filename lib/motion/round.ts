@@ -102,6 +102,12 @@ export interface MotionRound {
   read: number;
 }
 
+/**
+ * Internal, not a setting: FENCELINE_BENCH_NO_MOTION=1 leaves motion out of every round (no trips, stops or speed
+ * episodes), so bench/throughput.ts can weigh what motion costs ingest against a server without it.
+ */
+const MOTION_OFF = process.env.FENCELINE_BENCH_NO_MOTION === "1";
+
 /** A UUID below every UUIDv7 made at or after `msecs` (the watermark's form). */
 function idAt(msecs: number): string {
   const hex = Math.max(0, Math.floor(msecs)).toString(16).padStart(12, "0");
@@ -157,7 +163,7 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
       return tripsOf.get(trackableId)?.find((p) => t > p.from && t <= p.to)?.id ?? null;
     },
   };
-  if (trackables.length === 0) return round;
+  if (trackables.length === 0 || MOTION_OFF) return round;
   const fresh = (await queryRows<NewFixesRow>(tx, NEW_FIXES, [trackables.map((t) => t.id)])).filter((r) => r.earliestMs !== null && r.newest !== null);
   if (fresh.length === 0) return round;
   const byId = new Map(trackables.map((t) => [t.id, t]));

@@ -42,7 +42,15 @@ export async function freePort(): Promise<number> {
 
 /** Starts the built app (scripts/serve.ts, the server `npm start` runs) on a free port with its own data directory and, on Postgres, its own database. */
 export async function startServer(
-  opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; nodeArgs?: string[]; umask?: string } = {},
+  opts: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    databaseUrl?: string;
+    nodeArgs?: string[];
+    umask?: string;
+    /** Another checkout's built app to serve (its bundle, its .next, its migrations; a bench's before/after), not this one's. */
+    appDir?: string;
+  } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-test-"));
@@ -56,11 +64,13 @@ export async function startServer(
       : null;
 
   let output = "";
+  const nodeArgs = opts.appDir ? [...serverArgs(opts.nodeArgs).slice(0, -1), path.join(opts.appDir, ".next", "fenceline", "serve.mjs")] : serverArgs(opts.nodeArgs);
   // With a umask, through the shell that sets it and then execs node (the same process, as under `npm start`).
   const [command, args]: [string, string[]] = opts.umask
-    ? ["/bin/sh", ["-c", `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...serverArgs(opts.nodeArgs)]]
-    : [process.execPath, serverArgs(opts.nodeArgs)];
+    ? ["/bin/sh", ["-c", `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...nodeArgs]]
+    : [process.execPath, nodeArgs];
   const child = spawn(command, args, {
+    cwd: opts.appDir,
     env: {
       ...process.env,
       NODE_ENV: "production",
