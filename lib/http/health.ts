@@ -5,7 +5,7 @@ import { log } from "@/lib/log/logger";
 
 /**
  * GET /api/health's reply: 200 `{status: "ok"}` when the database answers, 503 `{status: "unavailable"}` (and a log
- * line with the driver's error) when it does not (lib/db/health.ts: within 4 s). The app server answers it on its lean
+ * line with the driver's error) when it does not (lib/db/health.ts: within 5 s). The app server answers it on its lean
  * path, the Next.js route under `next dev`. The check's own time goes to fenceline_health_check_duration_seconds.
  */
 export async function healthResponse(): Promise<Response> {

@@ -321,7 +321,7 @@ describe("geofences: polygon rings", () => {
       prober.close();
       await server.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe("geofences: noise settings, tag, externalId and metadata", () => {
