@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { dataDir, env } from "@/lib/config/env";
+import { databaseAnswered } from "./answers";
 import { EmbeddedDatabaseBusyError, type LockInfo, type LockRole } from "./embedded-lock";
 import { migrateDatabase } from "./migrate";
 import * as schema from "./schema";
@@ -90,7 +91,8 @@ export type SqlClient = ReturnType<typeof import("postgres")>;
 
 /**
  * The postgres.js client as drizzle sees it, preparing the statements drizzle leaves unnamed that have between 1 and
- * PREPARE_MAX_PARAMETERS parameters (outside and inside transactions). Everything else is the client itself.
+ * PREPARE_MAX_PARAMETERS parameters (outside and inside transactions), and noting each statement's answer for the
+ * health check (lib/db/answers.ts). Everything else is the client itself.
  */
 export function preparing<C extends SqlClient>(client: C): C {
   return new Proxy(client, {
@@ -98,7 +100,7 @@ export function preparing<C extends SqlClient>(client: C): C {
       if (prop === "unsafe") {
         return (query: string, args: unknown[] = [], options: UnsafeOptions = {}) => {
           const prepare = options.prepare || (args.length > 0 && args.length <= PREPARE_MAX_PARAMETERS);
-          return target.unsafe(query, args as never[], { ...options, prepare });
+          return noteAnswer(target.unsafe(query, args as never[], { ...options, prepare }));
         };
       }
       if (prop === "begin") {
@@ -110,6 +112,22 @@ export function preparing<C extends SqlClient>(client: C): C {
       return Reflect.get(target, prop, receiver) as unknown;
     },
   });
+}
+
+/**
+ * The statement, which reports its result to databaseAnswered when the connection resolves it: postgres.js resolves
+ * a query through its own `resolve` (set per query, not in its types), called once the database's reply is complete.
+ * Wrapping that, not `then`, leaves the query lazy (`then` would start it before drizzle asked for `.values()`).
+ */
+function noteAnswer<Q extends object>(query: Q): Q {
+  const q = query as Q & { resolve?: (value: unknown) => unknown };
+  const resolve = q.resolve;
+  if (typeof resolve !== "function") throw new Error("postgres.js queries have no resolve(): lib/db/client.ts needs another way to see answers");
+  q.resolve = (value) => {
+    databaseAnswered();
+    return resolve(value);
+  };
+  return query;
 }
 
 /** Where the embedded database listens: a Unix socket in the data directory (or, for a long path, a private temp dir). */

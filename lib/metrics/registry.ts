@@ -22,6 +22,13 @@ function build() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [register],
     }),
+    healthCheckDuration: new Histogram({
+      name: "fenceline_health_check_duration_seconds",
+      help: "Time GET /api/health took to learn whether the database answers, by outcome (ok or unavailable)",
+      labelNames: ["outcome"] as const,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [register],
+    }),
     pointsStored: new Counter({
       name: "fenceline_points_stored_total",
       help: "Location points stored, by source (api or the tracking app's format)",

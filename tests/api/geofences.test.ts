@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { newAccount, request, type ApiResponse, type TestAccount } from "../harness/client";
+import { newAccount, type ApiResponse, type TestAccount } from "../harness/client";
 import { securitySuite } from "../harness/security";
+import { startServer } from "../harness/server";
+import { adminRequest } from "@/lib/http/admin-socket";
+import { startHealthProber } from "../support/health-prober";
+import { healthChecks, sendAll, slowestBucket, tenPolygons } from "../support/polygon-burst";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -233,19 +237,6 @@ describe("geofences: polygons", () => {
   });
 });
 
-/** 1,998 positions: a shell of 1,334 around (lon, lat) and 166 holes of 4 positions inside it. */
-function manyRings(lon: number, lat: number): number[][][] {
-  const shell: number[][] = [];
-  for (let i = 0; i < 1333; i++) shell.push([lon + 0.01 * Math.cos((2 * Math.PI * i) / 1333), lat + 0.01 * Math.sin((2 * Math.PI * i) / 1333)]);
-  shell.push(shell[0]!);
-  const holes: number[][][] = [];
-  for (let k = 0; k < 166; k++) {
-    const [x, y] = [lon - 0.005 + (k % 13) * 0.0007, lat - 0.005 + Math.floor(k / 13) * 0.0007];
-    holes.push([[x, y], [x + 0.0003, y], [x, y + 0.0003], [x, y]]);
-  }
-  return [shell, ...holes];
-}
-
 describe("geofences: polygon rings", () => {
   const unit = [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]];
 
@@ -287,30 +278,50 @@ describe("geofences: polygon rings", () => {
 
   // Each polygon's checks take milliseconds (lib/geofences/shapes.test.ts bounds them at 50 ms) and large bodies are
   // decoded one at a time (lib/http/one-at-a-time.ts), so ten at once never hold the server for seconds, as
-  // quadratic checks on the event loop did (over 20 s for these ten). What health still waits for is the database
-  // writing the ten rows and the collection of their parsed bodies: 0.2–0.45 s on this 2-core machine under load.
-  it("ten polygons of 2,000 positions created and replaced at once leave /api/health answering within a second", async () => {
-    const a = await newAccount();
-    const geometries = Array.from({ length: 10 }, (_, i) => ({ type: "Polygon", coordinates: manyRings(13.3 + i * 0.03, 52.5) }));
-    const slowest = async <T>(work: Promise<T>) => {
-      let [done, worst] = [false, 0];
-      const settled = work.finally(() => (done = true));
-      while (!done) {
-        const started = performance.now();
-        expect((await request("GET", "/api/health")).status).toBe(200);
-        worst = Math.max(worst, performance.now() - started);
+  // quadratic checks on the event loop did (over 20 s for these ten). The 50 ms bound is on health's database check as
+  // the server times it (it used to queue behind the ten writes: 0.15–1.3 s); the wall clock, even from a prober
+  // process of its own, also measures the loaded 2-core machine's other work, so its bound is looser.
+  it("ten polygons of 2,000 positions created and replaced at once: /api/health's database check takes under 50 ms", async () => {
+    const server = await startServer({ env: { REDIS_URL: "" } });
+    const prober = await startHealthProber(server.baseUrl);
+    try {
+      const provisioned = await adminRequest(server.adminSocket, server.adminToken, "POST", "/api-keys", { account: `burst-${Date.now()}`, plan: "enterprise" });
+      const { key } = provisioned.body as { key: string };
+      const geometries = tenPolygons();
+      // The routes' modules load on their first request (a second or more of the event loop): not part of the burst.
+      const warm = await sendAll(server.baseUrl, key, [{ method: "POST", path: "/geofences", body: JSON.stringify({ name: "warm", shape: "polygon", geometry: geometries[0] }) }]);
+      expect(warm[0]!.status).toBe(201);
+      const warmId = (JSON.parse(warm[0]!.text) as { id: string }).id;
+      expect((await sendAll(server.baseUrl, key, [{ method: "PATCH", path: `/geofences/${warmId}`, body: JSON.stringify({ geometry: geometries[1] }) }]))[0]!.status).toBe(200);
+      const burst = async (requests: Array<{ method: string; path: string; body: string }>, status: number) => {
+        const before = await healthChecks(server.baseUrl);
+        await prober.start();
+        const replies = await sendAll(server.baseUrl, key, requests);
+        const probes = await prober.stop();
+        const after = await healthChecks(server.baseUrl);
+        for (const r of replies) expect(r.status, r.text.slice(0, 300)).toBe(status);
+        expect(probes.failures, "health statuses other than 200").toEqual([]);
+        return { replies, probes, serverSeconds: slowestBucket(before, after) };
+      };
+      const created = await burst(
+        geometries.map((geometry, i) => ({ method: "POST", path: "/geofences", body: JSON.stringify({ name: `g${i}`, shape: "polygon", geometry }) })),
+        201,
+      );
+      const ids = created.replies.map((r) => (JSON.parse(r.text) as { id: string }).id);
+      const replaced = await burst(
+        ids.map((id, i) => ({ method: "PATCH", path: `/geofences/${id}`, body: JSON.stringify({ geometry: geometries[(i + 1) % 10] }) })),
+        200,
+      );
+      for (const [phase, { probes, serverSeconds }] of [["creating", created], ["replacing", replaced]] as const) {
+        expect(probes.count, `health answers while ${phase}`).toBeGreaterThan(0);
+        expect(serverSeconds, `slowest health database check while ${phase} (histogram bucket, s)`).toBeLessThanOrEqual(0.05);
+        expect(probes.worstMs, `slowest /api/health while ${phase}, from the prober (ms)`).toBeLessThan(1000);
       }
-      return { result: await settled, worst };
-    };
-    const created = await slowest(Promise.all(geometries.map((geometry, i) => a.api("POST", "/geofences", { name: `g${i}`, shape: "polygon", geometry }))));
-    for (const res of created.result) expect(res.status, res.text.slice(0, 300)).toBe(201);
-    const replaced = await slowest(
-      Promise.all(created.result.map((res, i) => a.api("PATCH", `/geofences/${res.body.id}`, { geometry: geometries[(i + 1) % 10] }))),
-    );
-    for (const res of replaced.result) expect(res.status, res.text.slice(0, 300)).toBe(200);
-    expect(created.worst, "slowest /api/health while creating").toBeLessThan(1000);
-    expect(replaced.worst, "slowest /api/health while replacing").toBeLessThan(1000);
-  });
+    } finally {
+      prober.close();
+      await server.stop();
+    }
+  }, 300_000);
 });
 
 describe("geofences: noise settings, tag, externalId and metadata", () => {
