@@ -1,8 +1,8 @@
-import { and, desc, eq, gte, lt, lte, or } from "drizzle-orm";
+import { and, desc, eq, gte, lte } from "drizzle-orm";
 import { z } from "zod";
 import { exec, type Ctx } from "@/lib/context";
 import { auditLog, type AuditLogRow } from "@/lib/db/schema";
-import { decodeCursor, paginate } from "@/lib/http/pagination";
+import { decodeCursor, paginate, olderThan } from "@/lib/http/pagination";
 import type { AuditEntry, AuditLogQuery } from "./schemas";
 
 export function serializeAuditEntry(row: AuditLogRow): AuditEntry {
@@ -35,7 +35,7 @@ export async function listAuditLog({ ctx, query }: { ctx: Ctx; query: AuditLogQu
         query.objectType ? eq(auditLog.objectType, query.objectType) : undefined,
         query.from ? gte(auditLog.occurredAt, query.from) : undefined,
         query.to ? lte(auditLog.occurredAt, query.to) : undefined,
-        after && afterAt ? or(lt(auditLog.occurredAt, afterAt), and(eq(auditLog.occurredAt, afterAt), lt(auditLog.id, after.id))) : undefined,
+        after && afterAt ? olderThan(auditLog.occurredAt, auditLog.id, afterAt, after.id) : undefined,
       ),
     )
     .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))

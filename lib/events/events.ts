@@ -1,9 +1,9 @@
-import { and, desc, eq, gte, lt, lte, or } from "drizzle-orm";
+import { and, desc, eq, gte, lte } from "drizzle-orm";
 import { z } from "zod";
 import { exec, type Ctx } from "@/lib/context";
 import { events, type EventRow } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
-import { decodeCursor, paginate } from "@/lib/http/pagination";
+import { decodeCursor, paginate, olderThan } from "@/lib/http/pagination";
 import type { Event, EventListQuery } from "./schemas";
 
 /** device.status_changed: the change its payload carried (null on one recorded before payloads were kept). */
@@ -46,7 +46,7 @@ export async function listEvents({ ctx, query }: { ctx: Ctx; query: EventListQue
         query.type ? eq(events.type, query.type) : undefined,
         query.from ? gte(events.occurredAt, query.from) : undefined,
         query.to ? lte(events.occurredAt, query.to) : undefined,
-        after && afterAt ? or(lt(events.occurredAt, afterAt), and(eq(events.occurredAt, afterAt), lt(events.id, after.id))) : undefined,
+        after && afterAt ? olderThan(events.occurredAt, events.id, afterAt, after.id) : undefined,
       ),
     )
     .orderBy(desc(events.occurredAt), desc(events.id))

@@ -1,9 +1,9 @@
-import { and, count, desc, eq, inArray, lt, or } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { exec, type Ctx } from "@/lib/context";
 import { geofenceMemberships, geofences, trackables } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
-import { decodeCursor, paginate } from "@/lib/http/pagination";
+import { decodeCursor, paginate, olderThan } from "@/lib/http/pagination";
 import type { OccupancyQuery, Occupant, TrackableGeofence } from "./schemas";
 
 // Who is inside which geofence now: the membership rows evaluation keeps (a row per trackable inside a geofence).
@@ -26,7 +26,7 @@ function before(cursor: string | undefined, idColumn: typeof geofenceMemberships
   if (!cursor) return undefined;
   const after = decodeCursor(cursor, OccupancyCursor);
   const at = new Date(after.enteredAt);
-  return or(lt(geofenceMemberships.enteredAt, at), and(eq(geofenceMemberships.enteredAt, at), lt(idColumn, after.id)));
+  return olderThan(geofenceMemberships.enteredAt, idColumn, at, after.id);
 }
 
 /** The trackables inside a geofence now, the latest arrival first. */

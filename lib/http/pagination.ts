@@ -1,3 +1,4 @@
+import { and, eq, lt, or, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { inTimestampRange } from "@/lib/schemas/common";
 import { ApiError } from "./errors";
@@ -51,4 +52,12 @@ export function paginate<R>(rows: R[], limit: number, keyOf: (row: R) => Record<
   const page = hasMore ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return { page, nextCursor: hasMore && last ? encodeCursor(keyOf(last)) : null };
+}
+
+/**
+ * The keyset condition of a page ordered newest first by (time, id): the rows after the cursor's row (at, id) in that
+ * order, i.e. older, or as old with a smaller id.
+ */
+export function olderThan(timeColumn: AnyColumn, idColumn: AnyColumn, at: Date, id: string): SQL | undefined {
+  return or(lt(timeColumn, at), and(eq(timeColumn, at), lt(idColumn, id)));
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { exec, type Ctx } from "@/lib/context";
 import { stops, trips } from "@/lib/db/schema";
 import { notFound } from "@/lib/http/errors";
-import { decodeCursor, paginate } from "@/lib/http/pagination";
+import { decodeCursor, paginate, olderThan } from "@/lib/http/pagination";
 import { exportLocations, exportResponse } from "@/lib/locations/export";
 import { listLocations } from "@/lib/locations/locations";
 import { requireTrackable } from "@/lib/trackables/trackables";
@@ -19,7 +19,7 @@ function after(table: typeof trips | typeof stops, cursor: string | undefined): 
   if (!cursor) return undefined;
   const c = decodeCursor(cursor, Cursor);
   const at = new Date(c.startedAt);
-  return or(lt(table.startedAt, at), and(eq(table.startedAt, at), lt(table.id, c.id)));
+  return olderThan(table.startedAt, table.id, at, c.id);
 }
 
 /** In range: ending at or after `from` (an open one never ended), starting at or before `to`. */
