@@ -28,6 +28,9 @@ export const locations = pgTable(
     // History pages, `latest` and lastLocation all read one trackable's points by (timestamp, id), in either
     // direction: one B-tree serves them all and keeps each page an index range scan at any table size.
     index("locations_trackable_ts_idx").on(t.trackableId, t.timestamp, t.id),
+    // Motion finds a trackable's fixes stored since it last looked by id (insertion order, so a late fix counts too):
+    // without this, each round would walk the trackable's whole history in the index above to find them.
+    index("locations_trackable_id_idx").on(t.trackableId, t.id),
     // A tracking app resends a point it is unsure was stored; a resend is not stored again (lib/locations). Posts
     // skip the points already stored, and this index decides between two posts of one point at the same moment,
     // without a lock that would make every device post a transaction of its own. API points may repeat.

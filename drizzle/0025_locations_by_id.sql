@@ -1,0 +1,1 @@
+CREATE INDEX "locations_trackable_id_idx" ON "locations" USING btree ("trackable_id","id");
