@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { CIRCUIT_OPEN_MS, createLimiter, createSharedLimiter, STORE_TIMEOUT_MS } from "./index";
 import { log } from "@/lib/log/logger";
 
-// The machine's Redis; CI runs the unit suite a second time with REDIS_URL set.
+// The machine's Redis; CI runs the tests that use a service (vitest.config.ts's unit-db project) again with
+// REDIS_URL set.
 const REDIS_URL = process.env.REDIS_URL;
 const W = 60_000;
 

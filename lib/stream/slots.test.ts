@@ -7,7 +7,8 @@ import { log } from "@/lib/log/logger";
 import { connectRedis } from "@/lib/rate-limit";
 import { MemorySlots, RedisSlots, ResilientSlots, type SlotStore, type StreamSlot } from "./slots";
 
-// The machine's Redis; CI runs the unit suite a second time with REDIS_URL set.
+// The machine's Redis; CI runs the tests that use a service (vitest.config.ts's unit-db project) again with
+// REDIS_URL set.
 const REDIS_URL = process.env.REDIS_URL;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
