@@ -119,6 +119,29 @@ export function trackBatch(visit: number, track: "continuous" | "restart") {
   return track === "continuous" && visit % 2 === 1 ? points.reverse() : points;
 }
 
+/** The fix interval of a timed batch: 11 m steps every 2 s, a car in town at 20 km/h. */
+export const BATCH_FIX_SECONDS = 2;
+const batchClocks = new WeakMap<object, number[]>();
+
+/**
+ * The i-th request's batch for `trackables` (the request goes to trackables[i % length]), as a phone's buffered upload
+ * sends it: each fix stamped BATCH_FIX_SECONDS after the one before, the trackable's clock carried on from its previous
+ * batch across runs (the same `trackables` array), starting two days ago so no fix lies in the future. Without stamps
+ * the API would give all 100 points the time of receipt, 1.1 km covered in no time, which motion reads as a jump.
+ */
+export function timedBatchOf(trackables: readonly string[], track: "continuous" | "restart") {
+  let clocks = batchClocks.get(trackables);
+  if (!clocks) batchClocks.set(trackables, (clocks = trackables.map(() => 0)));
+  const start = Date.now() - 48 * 3600_000;
+  return (i: number) => {
+    const t = i % trackables.length;
+    const visit = clocks[t]!++;
+    const first = start + visit * 100 * BATCH_FIX_SECONDS * 1000;
+    const locations = trackBatch(visit, track).map((p, k) => ({ ...p, timestamp: new Date(first + k * BATCH_FIX_SECONDS * 1000).toISOString() }));
+    return { locations };
+  };
+}
+
 /**
  * A new API key on a bench server, through its operator socket (what `npm run apikey:create` calls); an older build
  * served by BENCH_APP_DIR has no socket and answers the same request on its HTTP port.

@@ -12,7 +12,7 @@
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { HISTORY_INSERT, PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, traccarPost, trackBatch, type BenchAccount, type Post } from "./lib";
+import { HISTORY_INSERT, PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, traccarPost, timedBatchOf, type BenchAccount, type Post } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -40,11 +40,14 @@ async function main() {
     const plain = await benchAccount(app, "bench-plain", concurrency);
     const fenced = await benchAccount(app, "bench-fenced", concurrency);
     await createFences(app.baseUrl, fenced.headers, fenceCount);
-    const batches = (acc: BenchAccount, track: "continuous" | "restart") => (i: number): Post => ({
-      path: `/api/v1/trackables/${acc.trackables[i % acc.trackables.length]}/locations`,
-      body: JSON.stringify({ locations: trackBatch(Math.floor(i / acc.trackables.length), track) }),
-      headers: acc.headers,
-    });
+    const batches = (acc: BenchAccount, track: "continuous" | "restart") => {
+      const batchOf = timedBatchOf(acc.trackables, track);
+      return (i: number): Post => ({
+        path: `/api/v1/trackables/${acc.trackables[i % acc.trackables.length]}/locations`,
+        body: JSON.stringify(batchOf(i)),
+        headers: acc.headers,
+      });
+    };
     const posts = (acc: BenchAccount) => (mode === "traccar" ? traccarPost(acc.tokens) : batches(acc, mode));
     const unit = mode === "traccar" ? "post" : "batch";
     const run = async (label: string, acc: BenchAccount) => {

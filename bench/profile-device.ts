@@ -1,7 +1,8 @@
 // Where a device post spends its CPU: Traccar Client's query-form post (/ingest/traccar) against the bare node:http +
 // postgres.js insert, side by side in one run, on a scratch Postgres database, with the app server's and the bare
 // server's CPU per request. Usage: npx tsx bench/profile-device.ts [seconds=10] [concurrency=16] [fences=0];
-// BENCH_CPU_PROF=<dir> writes the app server's CPU profile there (node --cpu-prof); BENCH_APP_DIR=<dir> serves another checkout's build.
+// BENCH_CPU_PROF=<dir> writes the app server's CPU profile there (node --cpu-prof); BENCH_APP_DIR=<dir> serves another checkout's build;
+// BENCH_REQUEST=api posts one point to /api/v1/trackables/{id}/locations with the API key instead of the device form.
 import postgres from "postgres";
 import { startServer } from "@/tests/harness/server";
 import { benchAccount, benchApp, CLOCK_TICK_MS, cpuMs, createFences, fmt, load, point, postgresMs, scratchDatabase, startBaseline, statFields, traccarPost } from "./lib";
@@ -27,7 +28,9 @@ async function main() {
     const runs = {
       bare: { port: base.port, pid: base.process.pid!, make: (i: number) => ({ path: `/api/v1/trackables/${acc.trackables[i % concurrency]}/locations`, body: JSON.stringify(point(i)) }) },
       traccar: { port: appPort, pid: app.process.pid!, make: traccarPost(acc.tokens) },
+      api: { port: appPort, pid: app.process.pid!, make: (i: number) => ({ path: `/api/v1/trackables/${acc.trackables[i % concurrency]}/locations`, body: JSON.stringify(point(i)), headers: acc.headers }) },
     };
+    const appRun = process.env.BENCH_REQUEST === "api" ? "api" : "traccar";
     // The database's own counters: transactions (each statement outside BEGIN is one) and rows written to the jobs
     // table (the evaluation queue, and its runner's claims), per request. Postgres publishes them within a second.
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
@@ -38,7 +41,7 @@ async function main() {
       return { xacts: Number(d!.x), jobRows: Number(j?.w ?? 0) };
     };
     // Interleaved, twice each, so a slow spell of the shared machine does not land on one side only.
-    for (const name of ["bare", "traccar", "bare", "traccar"] as const) {
+    for (const name of ["bare", appRun, "bare", appRun] as const) {
       const run = runs[name];
       await load(run.port, run.make, { concurrency, seconds: 2 });
       const before = await counters();

@@ -20,8 +20,9 @@
 //   (c) POST /api/v1/trackables/{id}/locations, one point;
 //   (d) POST /ingest/traccar?id=…&lat=…, the query form Traccar Client sends;
 //   (e) 100-point batches to (c) against the bare multi-row insert: each trackable drives the bench's street back and
-//       forth (trackBatch "continuous"); (e') the same with every batch starting the street again (the device jumps
-//       back 1.4 km between batches: twice the boundary crossings, the dense case);
+//       forth (trackBatch "continuous"), its fixes stamped 2 s apart as a phone's buffered upload sends them
+//       (timedBatchOf); (e') the same with every batch starting the street again (the device jumps back 1.4 km between
+//       batches: twice the boundary crossings, the dense case);
 //   (f) (c), (d) and (e) again for an account with [fences] geofences (half 20-vertex polygons) around its points,
 //       each run next to its plain twin: without, with, with, without.
 // Every ratio compares runs made next to each other: a baseline runs right before and right after the group it is
@@ -47,7 +48,7 @@ import {
   scratchDatabase,
   serverCpuMs,
   startBaseline,
-  trackBatch,
+  timedBatchOf,
   traccarPost,
   type BenchAccount,
   type LoadResult,
@@ -156,8 +157,8 @@ async function main() {
       headers: acc.headers,
     });
     const traccar = (acc: BenchAccount) => traccarPost(acc.tokens);
-    // The i-th request's batch: its trackable's (i ÷ trackables)-th visit of the bench's street (trackBatch).
-    const batchOf = (acc: BenchAccount, track: "continuous" | "restart") => (i: number) => ({ locations: trackBatch(Math.floor(i / acc.trackables.length), track) });
+    // The i-th request's batch: its trackable's next visit of the bench's street (trackBatch), fixes 2 s apart.
+    const batchOf = (acc: BenchAccount, track: "continuous" | "restart") => timedBatchOf(acc.trackables, track);
     const appT: Target = { port: appPort, pid: app.process.pid!, sql, unevaluated: bare.trackables };
     const baseT: Target = { port: basePort, pid: base.process.pid!, sql, unevaluated: bare.trackables };
     const offT: Target | null = off ? { port: Number(new URL(off.baseUrl).port), pid: off.process.pid!, sql: offSql!, unevaluated: [] } : null;
@@ -328,7 +329,7 @@ async function strictRuns() {
       body: JSON.stringify(body(i)),
       headers: acc.headers,
     });
-    const batchOf = (acc: BenchAccount) => (i: number) => ({ locations: trackBatch(Math.floor(i / acc.trackables.length), "continuous") });
+    const batchOf = (acc: BenchAccount) => timedBatchOf(acc.trackables, "continuous");
     const appPid = app.process.pid!;
     const basePid = base.process.pid!;
     console.log(
