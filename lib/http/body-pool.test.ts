@@ -4,6 +4,7 @@ import { CreateGeofenceInput, UpdateGeofenceInput } from "@/lib/geofences/schema
 import { manyRings } from "@/tests/support/polygon-burst";
 import { decodeJsonBody, LARGE_BODY_CHARS, parseBody } from "./body";
 import { bodyPool } from "./body-pool";
+import { metrics } from "@/lib/metrics/registry";
 import { ApiError } from "./errors";
 
 const post = (body: string) => new Request("http://fenceline.test/api/v1/geofences", { method: "POST", headers: { "Content-Type": "application/json" }, body });
@@ -72,11 +73,20 @@ describe("parseBody: large bodies decoded in worker threads", () => {
     expect(bodyPool().completed - before).toBe(2);
   });
 
-  it("keeps small bodies, and large ones of other schemas, on the event loop", async () => {
+  it("keeps small bodies, and large ones of other schemas, on the event loop; counts large ones by where they ran", async () => {
+    const counted = async () => {
+      const metric = await metrics().largeBodyDecodeDuration.get();
+      const count = (where: string) => metric.values.find((v) => v.metricName?.endsWith("_count") && v.labels.where === where)?.value ?? 0;
+      return { thread: count("thread"), loop: count("loop") };
+    };
+    const start = await counted();
     const small = polygon([[[13.4, 52.52], [13.41, 52.52], [13.41, 52.53], [13.4, 52.52]]]);
     expect((await decoded(small, CreateGeofenceInput)).inThreads).toBe(0);
     const other = z.object({ notes: z.string() });
     const large = { notes: "n".repeat(LARGE_BODY_CHARS) };
     expect(await decoded(large, other)).toEqual({ result: large, inThreads: 0 });
+    await decoded(polygon(manyRings(13.3, 52.5)), CreateGeofenceInput);
+    const end = await counted();
+    expect({ thread: end.thread - start.thread, loop: end.loop - start.loop }).toEqual({ thread: 1, loop: 1 });
   });
 });

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import Piscina from "piscina";
 import type { DecodeResult, DecodeTask } from "./body-worker";
+import { metrics } from "@/lib/metrics/registry";
 import { ApiError } from "./errors";
 import { OFF_THREAD_BODIES, type OffThreadBody } from "./off-thread-bodies";
 
@@ -46,6 +47,7 @@ export function bodyPool(): Piscina<DecodeTask, DecodeResult> {
 /** Parses and validates `text` against the named schema in a worker thread: the data, or the ApiError it is. */
 export async function decodeOffThread(name: OffThreadBody, text: string): Promise<unknown> {
   const result = await bodyPool().run({ name, text });
+  metrics().largeBodyDecodeDuration.observe({ where: "thread" }, result.seconds);
   if (!result.ok) throw new ApiError(result.code, result.message);
   return result.data;
 }

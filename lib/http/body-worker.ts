@@ -9,14 +9,20 @@ export interface DecodeTask {
   text: string;
 }
 
-/** The decoded body, or the 4xx it is (an ApiError does not survive the trip between threads as one). */
-export type DecodeResult = { ok: true; data: unknown } | { ok: false; code: ErrorCode; message: string };
+/**
+ * The decoded body, or the 4xx it is (an ApiError does not survive the trip between threads as one), and the seconds
+ * its decoding took in the thread.
+ */
+export type DecodeResult = ({ ok: true; data: unknown } | { ok: false; code: ErrorCode; message: string }) & { seconds: number };
 
 export default function decodeTask({ name, text }: DecodeTask): DecodeResult {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
   try {
-    return { ok: true, data: decodeJsonBody(text, OFF_THREAD_BODIES[name]) };
+    const data = decodeJsonBody(text, OFF_THREAD_BODIES[name]);
+    return { ok: true, data, seconds: seconds() };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, code: err.code, message: err.message };
+    if (err instanceof ApiError) return { ok: false, code: err.code, message: err.message, seconds: seconds() };
     throw err;
   }
 }

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { ApiError, validationError } from "./errors";
 import { decodeOffThread, offThreadName } from "./body-pool";
 import { oneAtATime } from "./one-at-a-time";
+import { metrics } from "@/lib/metrics/registry";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -132,7 +133,15 @@ export async function parseBody<S extends z.ZodType>(req: Request, schema: S, op
   // A large body whose validation costs milliseconds (a polygon's geometry checks) is decoded in a worker thread; the
   // other large ones take their turn on the event loop, one at a time.
   const name = offThreadName(schema);
-  return name ? ((await decodeOffThread(name, text)) as z.output<S>) : oneAtATime(() => decodeJsonBody(text, schema));
+  if (name) return (await decodeOffThread(name, text)) as z.output<S>;
+  return oneAtATime(() => {
+    const started = performance.now();
+    try {
+      return decodeJsonBody(text, schema);
+    } finally {
+      metrics().largeBodyDecodeDuration.observe({ where: "loop" }, (performance.now() - started) / 1000);
+    }
+  });
 }
 
 /** From this size on, a body is decoded off the event loop (body-pool.ts) or queued by oneAtATime (a 2,000-position polygon is ~55 KB). */
