@@ -1,6 +1,6 @@
 // Large bodies of OFF_THREAD_BODIES are parsed and validated in worker threads (piscina), off the event loop: ten
-// 2,000-position polygons posted at once held the loop for tens of milliseconds each (JSON.parse, zod, the geometry
-// checks), and every other request and health probe waited behind them. Small bodies stay inline: a thread's round
+// 2,000-position polygons posted at once held the loop for each one's JSON.parse, zod and geometry checks, and every
+// other request and health probe waited behind them (bench/README.md). Small bodies stay inline: a thread's round
 // trip costs more than their validation.
 import os from "node:os";
 import path from "node:path";
@@ -31,7 +31,7 @@ type WithPool = typeof globalThis & { [POOL]?: Piscina<DecodeTask, DecodeResult>
 
 /**
  * The pool, started on first use: up to one thread per core but one, which the event loop keeps (at least one thread,
- * at most four). A thread idle for a minute ends (its ~20 MB back) and an idle one never keeps the process alive.
+ * at most four). A thread idle for a minute ends (its memory back) and an idle one never keeps the process alive.
  */
 export function bodyPool(): Piscina<DecodeTask, DecodeResult> {
   const g = globalThis as WithPool;
