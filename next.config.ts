@@ -3,8 +3,9 @@ import { env } from "./lib/config/env";
 
 const nextConfig: NextConfig = {
   // PGlite loads its wasm and extension bundles from its own package directory at run time; the metrics and log
-  // packages are loaded by the app server too, and pino starts its transports in worker threads by file name.
-  serverExternalPackages: ["@electric-sql/pglite", "prom-client", "pino", "pino-pretty"],
+  // packages are loaded by the app server too, and pino starts its transports in worker threads by file name, as
+  // piscina does the body-decoding threads (lib/http/body-pool.ts).
+  serverExternalPackages: ["@electric-sql/pglite", "prom-client", "pino", "pino-pretty", "piscina"],
   poweredByHeader: false,
   // No redirects under /api/v1 (api-contract v1.1): a trailing slash reaches the routes instead of a 308.
   skipTrailingSlashRedirect: true,

@@ -7,9 +7,10 @@ const root = process.cwd();
 const SOURCES = ["app", "lib", "components", "inngest", "public", "scripts", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
 /**
- * The app server (scripts/serve.ts) and the embedded database's process (lib/db/embedded-server.ts), bundled to plain
- * JavaScript beside the Next.js build: they run with no TypeScript loader. Under tsx the server held ~75 MB more
- * (its loader thread and source maps: 280 against 204 MB resident at rest, measured side by side).
+ * The app server (scripts/serve.ts), the embedded database's process (lib/db/embedded-server.ts) and the threads that
+ * decode large bodies (lib/http/body-worker.ts, see lib/http/body-pool.ts), bundled to plain JavaScript beside the
+ * Next.js build: they run with no TypeScript loader. Under tsx the server held ~75 MB more (its loader thread and
+ * source maps: 280 against 204 MB resident at rest, measured side by side).
  */
 export const serverBundleDir = path.join(root, ".next", "fenceline");
 
@@ -47,11 +48,11 @@ export const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "n
 export const SERVER_NODE_FLAGS = ["--heap-growing-percent=50", "--expose-gc"];
 export const serverArgs = (nodeArgs: string[] = []): string[] => [...SERVER_NODE_FLAGS, ...nodeArgs, path.join(serverBundleDir, "serve.mjs")];
 
-/** Bundles the app server and the embedded database's process (see serverBundleDir); the packages stay imports. */
+/** Bundles the app server, the embedded database's process and the body worker (see serverBundleDir); the packages stay imports. */
 export function bundleServer(): void {
   buildSync({
     absWorkingDir: root,
-    entryPoints: { serve: "scripts/serve.ts", "embedded-server": "lib/db/embedded-server.ts" },
+    entryPoints: { serve: "scripts/serve.ts", "embedded-server": "lib/db/embedded-server.ts", "body-worker": "lib/http/body-worker.ts" },
     outdir: serverBundleDir,
     outExtension: { ".js": ".mjs" },
     bundle: true,

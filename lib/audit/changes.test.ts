@@ -59,6 +59,35 @@ describe("changesOf", () => {
     );
   });
 
+  it("compares values as their canonical JSON does: key order aside, absent and undefined as null, dates as text", () => {
+    const value = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.integer({ min: -2, max: 2 }),
+        fc.constantFrom(null, undefined, Number.NaN, -0, "a", true, new Date(0)),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom("a", "b", "c"), tie("value"), { maxKeys: 3 }),
+      ),
+    })).value;
+    const canonicalText = (v: unknown): string =>
+      v === undefined || v === null || (typeof v === "number" && !Number.isFinite(v))
+        ? "null"
+        : v instanceof Date
+          ? JSON.stringify(v.toISOString())
+          : Array.isArray(v)
+            ? `[${v.map(canonicalText).join(",")}]`
+            : typeof v === "object"
+              ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalText((v as Record<string, unknown>)[k])}`).join(",")}}`
+              : JSON.stringify(v);
+    fc.assert(
+      fc.property(value, value, (b, a) => {
+        const changed = "field" in changesOf({ field: [b] }, { field: [a] });
+        expect(changed).toBe(canonicalText(b) !== canonicalText(a));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("names nested fields with dots, leaves out bookkeeping, and treats creation and deletion as null sides", () => {
     expect(changesOf({ motion: { stopMinutes: 5, maxSpeedKmh: 100 }, updatedAt: "a" }, { motion: { stopMinutes: 10, maxSpeedKmh: 100 }, updatedAt: "b" })).toEqual({
       "motion.stopMinutes": [5, 10],

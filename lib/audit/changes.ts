@@ -69,6 +69,20 @@ function canonical(value: unknown): string {
 }
 
 /**
+ * Whether canonical(a) === canonical(b), found without writing either out: a polygon's geometry is ~54 KB of JSON, and
+ * every update of a geofence compares it. Equal elements and fields give equal text, and the first that differs decides.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  if (isPlain(a) && isPlain(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
+  }
+  return canonical(a) === canonical(b);
+}
+
+/**
  * `{field: [before, after]}` for every field that differs between two views of an object (null before = created,
  * null after = deleted); nested objects are compared field by field under dotted names ("motion.maxSpeedKmh"), and
  * absent equals null. Values are compared as they are, then shown through `redact`: a replaced secret is reported as
@@ -87,10 +101,10 @@ function walk(before: Plain, after: Plain, prefix: string, out: AuditChanges) {
     const a = after[field];
     const name = prefix + field;
     if (SECRET_FIELDS.has(field)) {
-      if (canonical(b) !== canonical(a)) out[name] = [b == null ? null : REDACTED, a == null ? null : REDACTED];
+      if (!sameValue(b, a)) out[name] = [b == null ? null : REDACTED, a == null ? null : REDACTED];
     } else if ((isPlain(b) || b == null) && (isPlain(a) || a == null) && (isPlain(a) || isPlain(b))) {
       walk(isPlain(b) ? b : {}, isPlain(a) ? a : {}, `${name}.`, out);
-    } else if (canonical(b) !== canonical(a)) {
+    } else if (!sameValue(b, a)) {
       out[name] = [redact(b), redact(a)];
     }
   }

@@ -1,5 +1,5 @@
 import { invalidBody, unknownTrackables } from "@/lib/trackables/owned";
-import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { audit } from "@/lib/audit/audit";
 import { omit } from "@/lib/audit/changes";
@@ -15,7 +15,7 @@ import { eventsCommitted, type Recording } from "@/lib/events/record";
 import { publishNotice } from "@/lib/stream/bus";
 import { exitAllOnDelete, exitUnassigned, reevaluateOnReshape } from "./synthetic";
 import { bumpGeofencesVersion } from "./fence-cache";
-import { polygonSummary, type PolygonGeometry } from "./shapes";
+import { polygonSummary, sameGeometry, type PolygonGeometry } from "./shapes";
 
 /** The API shape: the secret never leaves the server, only whether one is set. */
 export function serializeGeofence(row: GeofenceRow, assigned: string[], occupantCount: number): Geofence {
@@ -64,6 +64,10 @@ async function serializeAll(ctx: Ctx, rows: GeofenceRow[]): Promise<Geofence[]> 
   const counts = await occupantCounts(ctx, rows.map((r) => r.id));
   return rows.map((r) => serializeGeofence(r, assigned.get(r.id) ?? [], counts.get(r.id) ?? 0));
 }
+
+// What a write reads back of the row it wrote: every column but the geometry, which the caller already holds (a
+// polygon's 2,000 positions would be encoded once more by the database and parsed again here).
+const writtenColumns = omit(getTableColumns(geofences), "geometry");
 
 const ownedBy = (ctx: Ctx, id: string) => and(eq(geofences.id, id), eq(geofences.accountId, ctx.account.id));
 
@@ -128,13 +132,14 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
     if (problems.length > 0) throw invalidBody(problems);
     assertPlanAllows(tx, input.notificationType);
     await assertExternalIdFree(tx, input.externalId);
-    const [inserted] = await exec(tx)
+    const position = placement(input);
+    const [written] = await exec(tx)
       .insert(geofences)
       .values({
         accountId: ctx.account.id,
         name: input.name,
         shape: input.shape,
-        ...placement(input),
+        ...position,
         exitBuffer: input.exitBuffer,
         debounceSeconds: input.debounceSeconds,
         dwellSeconds: input.dwellSeconds,
@@ -148,11 +153,12 @@ export async function createGeofence({ ctx, input }: { ctx: Ctx; input: CreateGe
         webhookSecret: input.webhookSecret ?? null,
         allTrackables: trackableIds === null,
       })
-      .returning();
-    if (trackableIds) await replaceAssignments(tx, inserted!.id, trackableIds);
+      .returning(writtenColumns);
+    const inserted: GeofenceRow = { ...written!, geometry: position.geometry };
+    if (trackableIds) await replaceAssignments(tx, inserted.id, trackableIds);
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
-    await audit(tx, { action: "geofence.created", objectType: "geofence", objectId: inserted!.id, after: audited(inserted!, trackableIds ?? []) });
-    return { row: inserted!, assigned: trackableIds ?? [] };
+    await audit(tx, { action: "geofence.created", objectType: "geofence", objectId: inserted.id, after: audited(inserted, trackableIds ?? []) });
+    return { row: inserted, assigned: trackableIds ?? [] };
   }));
   publishNotice(ctx.account.id, "geofence");
   return serializeGeofence(row, assigned, 0);
@@ -258,9 +264,8 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
         : reshaped || latitude !== undefined || longitude !== undefined || radius !== undefined
           ? placement({ latitude: latitude ?? current.latitude, longitude: longitude ?? current.longitude, radius: radius ?? current.radius })
           : undefined;
-    // The written row comes back from the update itself: reading it again (twice, with a polygon's 2,000 positions
-    // each time) was most of what a PATCH cost beyond a create.
-    const [row] = await exec(tx)
+    // The written row comes back from the update itself, but for the geometry, which is the one sent or the current one.
+    const [written] = await exec(tx)
       .update(geofences)
       .set({
         ...fields,
@@ -272,26 +277,27 @@ export async function updateGeofence({ ctx, id, input }: { ctx: Ctx; id: string;
         updatedAt: new Date(),
       })
       .where(ownedBy(tx, id))
-      .returning();
+      .returning(writtenColumns);
+    const row: GeofenceRow = { ...written!, geometry: position ? position.geometry : current.geometry };
     // Synthetic transitions, at the moment of the change: trackables no longer assigned leave; after a change of
     // shape, position or size, each trackable it applies to is decided again at its last evaluated location.
     if (trackableIds !== undefined) {
-      recordings.push(await exitUnassigned(tx.tx, tx.account, row!, trackableIds));
+      recordings.push(await exitUnassigned(tx.tx, tx.account, row, trackableIds));
       await replaceAssignments(tx, id, trackableIds);
     }
     const moved =
-      row!.shape !== current.shape ||
-      row!.latitude !== current.latitude ||
-      row!.longitude !== current.longitude ||
-      row!.radius !== current.radius ||
-      JSON.stringify(row!.geometry) !== JSON.stringify(current.geometry);
+      row.shape !== current.shape ||
+      row.latitude !== current.latitude ||
+      row.longitude !== current.longitude ||
+      row.radius !== current.radius ||
+      !sameGeometry(row.geometry, current.geometry);
     if (moved) {
-      const assigned = row!.allTrackables ? null : new Set((await assignmentsOf(tx, [row!])).get(id) ?? []);
-      recordings.push(await reevaluateOnReshape(tx.tx, tx.account, row!, (trackableId) => assigned === null || assigned.has(trackableId)));
+      const assigned = row.allTrackables ? null : new Set((await assignmentsOf(tx, [row])).get(id) ?? []);
+      recordings.push(await reevaluateOnReshape(tx.tx, tx.account, row, (trackableId) => assigned === null || assigned.has(trackableId)));
     }
     await bumpGeofencesVersion(exec(tx), ctx.account.id);
-    const [geofence] = await serializeAll(tx, [row!]);
-    await audit(tx, { action: "geofence.updated", objectType: "geofence", objectId: id, before: audited(current, assignedBefore ?? geofence!.trackableIds ?? []), after: audited(row!, geofence!.trackableIds ?? []) });
+    const [geofence] = await serializeAll(tx, [row]);
+    await audit(tx, { action: "geofence.updated", objectType: "geofence", objectId: id, before: audited(current, assignedBefore ?? geofence!.trackableIds ?? []), after: audited(row, geofence!.trackableIds ?? []) });
     return geofence!;
   }));
   eventsCommitted(...recordings);

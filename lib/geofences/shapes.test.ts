@@ -11,6 +11,7 @@ import {
   PolygonGeometryInput,
   polygonIssues,
   polygonSummary,
+  sameGeometry,
   type PolygonGeometry,
 } from "./shapes";
 
@@ -55,6 +56,23 @@ describe("containsPoint: polygons", () => {
     const band = poly([[-40, 59], [40, 59], [40, 60], [-40, 60], [-40, 59]]);
     expect(inside(band, 0, 60)).toBe(true);
     expect(inside(band, 0, 60.5)).toBe(false);
+  });
+});
+
+describe("sameGeometry", () => {
+  it("agrees with comparing the JSON of both, for rings, holes and circles' null", () => {
+    const ring = fc.array(fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 })), { maxLength: 6 });
+    const geometry = fc.option(fc.array(ring, { minLength: 1, maxLength: 3 }).map((rings) => poly(...rings)), { nil: null });
+    fc.assert(
+      fc.property(geometry, geometry, (a, b) => sameGeometry(a, b) === (JSON.stringify(a) === JSON.stringify(b))),
+      { numRuns: 2000 },
+    );
+    // Equal rings in different objects, and one position apart.
+    expect(sameGeometry(FRAME, structuredClone(FRAME))).toBe(true);
+    const moved = structuredClone(FRAME);
+    moved.coordinates[1]![2]![0] = 3.0000001;
+    expect(sameGeometry(FRAME, moved)).toBe(false);
+    expect(sameGeometry(U, null)).toBe(false);
   });
 });
 

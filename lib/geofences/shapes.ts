@@ -374,6 +374,19 @@ export function polygonSummary(geometry: PolygonGeometry): LatLon & { radius: nu
   return { ...centre, radius: Math.ceil(radius * 100) / 100 };
 }
 
+/**
+ * Whether two geometries (or circles' nulls) have the same rings, position by position: what JSON.stringify of both
+ * compared, without writing out two strings of a polygon's 2,000 positions.
+ */
+export function sameGeometry(a: PolygonGeometry | null, b: PolygonGeometry | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a.type !== b.type || a.coordinates.length !== b.coordinates.length) return false;
+  return a.coordinates.every((ring, r) => {
+    const other = b.coordinates[r]!;
+    return ring.length === other.length && ring.every((p, i) => sameXY(p, other[i]!));
+  });
+}
+
 /** What the exact tests need of a geofence. */
 export interface ShapeOf extends LatLon {
   /** Metres: the circle's radius, or a polygon's bounding radius (not used by the polygon tests). */

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { ApiError, validationError } from "./errors";
+import { decodeOffThread, offThreadName } from "./body-pool";
 import { oneAtATime } from "./one-at-a-time";
+import { metrics } from "@/lib/metrics/registry";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -126,17 +128,31 @@ function checkJsonValue(root: unknown): void {
 /** Body → schema, or 400 naming every offending field. */
 export async function parseBody<S extends z.ZodType>(req: Request, schema: S, opts: { emptyAsObject?: boolean } = {}): Promise<z.output<S>> {
   const text = await readJsonText(req, opts);
-  const decode = (): z.output<S> => {
-    const parsed = schema.safeParse(text === null ? {} : parseJsonObject(text));
-    if (!parsed.success) throw validationError(parsed.error, "body");
-    return parsed.data;
-  };
-  // A large body's parse and validation (a polygon's geometry checks) take their turn with the other large ones.
-  return text !== null && text.length >= LARGE_BODY_CHARS ? oneAtATime(decode) : decode();
+  if (text === null) return decodeJsonBody("{}", schema);
+  if (text.length < LARGE_BODY_CHARS) return decodeJsonBody(text, schema);
+  // A large body whose validation costs milliseconds (a polygon's geometry checks) is decoded in a worker thread; the
+  // other large ones take their turn on the event loop, one at a time.
+  const name = offThreadName(schema);
+  if (name) return (await decodeOffThread(name, text)) as z.output<S>;
+  return oneAtATime(() => {
+    const started = performance.now();
+    try {
+      return decodeJsonBody(text, schema);
+    } finally {
+      metrics().largeBodyDecodeDuration.observe({ where: "loop" }, (performance.now() - started) / 1000);
+    }
+  });
 }
 
-/** From this size on, a body's decoding is queued by oneAtATime (a 2,000-position polygon is ~55 KB). */
+/** From this size on, a body is decoded off the event loop (body-pool.ts) or queued by oneAtATime (a 2,000-position polygon is ~55 KB). */
 export const LARGE_BODY_CHARS = 16 * 1024;
+
+/** JSON text → schema's output, or the ApiError of parseJsonObject or of a 400 naming every offending field. */
+export function decodeJsonBody<S extends z.ZodType>(text: string, schema: S): z.output<S> {
+  const parsed = schema.safeParse(parseJsonObject(text));
+  if (!parsed.success) throw validationError(parsed.error, "body");
+  return parsed.data;
+}
 
 /** Query string → schema (unknown parameters are ignored), or 400 naming every offending parameter. */
 export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {

@@ -29,6 +29,13 @@ function build() {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [register],
     }),
+    largeBodyDecodeDuration: new Histogram({
+      name: "fenceline_large_body_decode_duration_seconds",
+      help: "Time to parse and validate a request body of 16 KB or more, by where it ran (thread: a worker thread; loop: the event loop, held meanwhile)",
+      labelNames: ["where"] as const,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [register],
+    }),
     pointsStored: new Counter({
       name: "fenceline_points_stored_total",
       help: "Location points stored, by source (api or the tracking app's format)",

@@ -4,7 +4,7 @@ import { securitySuite } from "../harness/security";
 import { startServer } from "../harness/server";
 import { adminRequest } from "@/lib/http/admin-socket";
 import { startHealthProber } from "../support/health-prober";
-import { healthChecks, sendAll, slowestBucket, tenPolygons } from "../support/polygon-burst";
+import { healthChecks, largeBodyDecodes, sendAll, serverLoopDelayMaxMs, slowestBucket, tenPolygons } from "../support/polygon-burst";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -281,41 +281,68 @@ describe("geofences: polygon rings", () => {
   // quadratic checks on the event loop did (over 20 s for these ten). The 50 ms bound is on health's database check as
   // the server times it (it used to queue behind the ten writes: 0.15–1.3 s); the wall clock, even from a prober
   // process of its own, also measures the loaded 2-core machine's other work, so its bound is looser.
-  it("ten polygons of 2,000 positions created and replaced at once: /api/health's database check takes under 50 ms", async () => {
+  // The goals: no hold of the event loop over ~20 ms, and /api/health under 50 ms as a client sees it, while ten such
+  // polygons are created or replaced. What makes them reachable is that no polygon is decoded on the event loop: the
+  // server counts where each large body was decoded, and every one must have been in a worker thread. That check does
+  // not depend on the machine. The wall-clock figures do: on a 2-core CI machine other test files run beside this one,
+  // and the server waits tens to hundreds of milliseconds for a core now and then, busy or not, so a 10 ms hold cannot
+  // be told from that noise. They are bounded by the goal plus a multiple of the noise measured beside the burst (the
+  // server's worst delay over an idle second just before, or the prober's own delay during the phase, an almost idle
+  // process on the same machine: the larger), four times because the server's stalls and the prober's are drawn
+  // apart and a burst meets more of them, plus SLACK_MS for the young-generation collections ten requests holding
+  // their polygons cause, which stretch on a starved machine. That still catches the loop held for a whole burst, or
+  // validation gone quadratic again (seconds), without failing on a loaded machine.
+  it("ten polygons of 2,000 positions created and replaced at once: the event loop is not held and /api/health answers in time", async () => {
+    const LOOP_GOAL_MS = 20;
+    const HEALTH_GOAL_MS = 50;
+    const SLACK_MS = 150;
     const server = await startServer({ env: { REDIS_URL: "" } });
     const prober = await startHealthProber(server.baseUrl);
     try {
       const provisioned = await adminRequest(server.adminSocket, server.adminToken, "POST", "/api-keys", { account: `burst-${Date.now()}`, plan: "enterprise" });
       const { key } = provisioned.body as { key: string };
       const geometries = tenPolygons();
-      // The routes' modules load on their first request (a second or more of the event loop): not part of the burst.
+      // The routes' modules and the worker threads load on their first requests (a second or more): not part of the burst.
       const warm = await sendAll(server.baseUrl, key, [{ method: "POST", path: "/geofences", body: JSON.stringify({ name: "warm", shape: "polygon", geometry: geometries[0] }) }]);
       expect(warm[0]!.status).toBe(201);
       const warmId = (JSON.parse(warm[0]!.text) as { id: string }).id;
       expect((await sendAll(server.baseUrl, key, [{ method: "PATCH", path: `/geofences/${warmId}`, body: JSON.stringify({ geometry: geometries[1] }) }]))[0]!.status).toBe(200);
-      const burst = async (requests: Array<{ method: string; path: string; body: string }>, status: number) => {
+      const phase = async (work: () => Promise<Array<{ status: number; text: string }>>, status: number) => {
+        await serverLoopDelayMaxMs(server.baseUrl); // each scrape starts a new maximum
         const before = await healthChecks(server.baseUrl);
+        const decodedBefore = await largeBodyDecodes(server.baseUrl);
         await prober.start();
-        const replies = await sendAll(server.baseUrl, key, requests);
+        const replies = await work();
         const probes = await prober.stop();
+        const loopMs = await serverLoopDelayMaxMs(server.baseUrl);
         const after = await healthChecks(server.baseUrl);
+        const decodedAfter = await largeBodyDecodes(server.baseUrl);
         for (const r of replies) expect(r.status, r.text.slice(0, 300)).toBe(status);
         expect(probes.failures, "health statuses other than 200").toEqual([]);
-        return { replies, probes, serverSeconds: slowestBucket(before, after) };
+        // Every polygon body was decoded in a worker thread, none on the event loop (whatever the machine's load).
+        expect({ thread: decodedAfter.thread - decodedBefore.thread, loop: decodedAfter.loop - decodedBefore.loop }, "large bodies decoded, by where").toEqual({
+          thread: replies.length,
+          loop: 0,
+        });
+        return { replies, probes, loopMs, serverSeconds: slowestBucket(before, after) };
       };
-      const created = await burst(
-        geometries.map((geometry, i) => ({ method: "POST", path: "/geofences", body: JSON.stringify({ name: `g${i}`, shape: "polygon", geometry }) })),
+      const idle = await phase(async () => (await new Promise((resolve) => setTimeout(resolve, 1000)), []), 0);
+      const created = await phase(
+        () => sendAll(server.baseUrl, key, geometries.map((geometry, i) => ({ method: "POST", path: "/geofences", body: JSON.stringify({ name: `g${i}`, shape: "polygon", geometry }) }))),
         201,
       );
       const ids = created.replies.map((r) => (JSON.parse(r.text) as { id: string }).id);
-      const replaced = await burst(
-        ids.map((id, i) => ({ method: "PATCH", path: `/geofences/${id}`, body: JSON.stringify({ geometry: geometries[(i + 1) % 10] }) })),
+      const replaced = await phase(
+        () => sendAll(server.baseUrl, key, ids.map((id, i) => ({ method: "PATCH", path: `/geofences/${id}`, body: JSON.stringify({ geometry: geometries[(i + 1) % 10] }) }))),
         200,
       );
-      for (const [phase, { probes, serverSeconds }] of [["creating", created], ["replacing", replaced]] as const) {
-        expect(probes.count, `health answers while ${phase}`).toBeGreaterThan(0);
-        expect(serverSeconds, `slowest health database check while ${phase} (histogram bucket, s)`).toBeLessThanOrEqual(0.05);
-        expect(probes.worstMs, `slowest /api/health while ${phase}, from the prober (ms)`).toBeLessThan(1000);
+      for (const [name, { probes, loopMs, serverSeconds }] of [["creating", created], ["replacing", replaced]] as const) {
+        const noiseMs = Math.max(idle.loopMs, probes.ownDelayMs);
+        const figures = `loop ${loopMs.toFixed(1)} ms, health ${probes.worstMs.toFixed(1)} ms; idle loop ${idle.loopMs.toFixed(1)} ms, prober's own delay ${probes.ownDelayMs.toFixed(1)} ms`;
+        expect(probes.count, `health answers while ${name}`).toBeGreaterThan(0);
+        expect(serverSeconds, `slowest health database check while ${name} (histogram bucket, s)`).toBeLessThanOrEqual(0.05);
+        expect(loopMs, `server's worst event-loop delay while ${name} (${figures})`).toBeLessThanOrEqual(LOOP_GOAL_MS + 4 * noiseMs + SLACK_MS);
+        expect(probes.worstMs, `slowest /api/health while ${name}, from the prober (${figures})`).toBeLessThanOrEqual(HEALTH_GOAL_MS + 4 * noiseMs + SLACK_MS);
       }
     } finally {
       prober.close();

@@ -41,6 +41,14 @@ export async function serverLoopDelayMaxMs(baseUrl: string): Promise<number> {
   return total(parsePrometheus(await res.text()), "nodejs_eventloop_lag_max_seconds") * 1000;
 }
 
+/** How many large bodies the server at `base` has decoded, by where (fenceline_large_body_decode_duration_seconds_count). */
+export async function largeBodyDecodes(base: string): Promise<{ thread: number; loop: number }> {
+  const samples: Sample[] = parsePrometheus(await (await fetch(`${base}/metrics`)).text());
+  const count = (where: string) =>
+    samples.filter((s) => s.name === "fenceline_large_body_decode_duration_seconds_count" && s.labels.where === where).reduce((n, s) => n + s.value, 0);
+  return { thread: count("thread"), loop: count("loop") };
+}
+
 /** GET /api/health's database checks on the server at `base` (fenceline_health_check_duration_seconds): checks per bucket bound (s). */
 export async function healthChecks(base: string): Promise<Map<number, number>> {
   const samples: Sample[] = parsePrometheus(await (await fetch(`${base}/metrics`)).text());
