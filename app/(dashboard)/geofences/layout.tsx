@@ -12,7 +12,7 @@ import { listTrackableSummaries } from "@/lib/trackables/summaries";
 // is re-mounted whenever its search params change, which would reset the map and the form on every save. A layout is
 // not, and router.refresh() still re-renders it with fresh data.
 export default async function GeofencesLayout({ children }: { children: React.ReactNode }) {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "workspace.read" });
   const geofences = await listAllGeofences({ ctx });
   const trackables = await listTrackableSummaries({ ctx });
   const occupancy = await listAccountOccupancy({ ctx });

@@ -11,7 +11,7 @@ import { listTrackables } from "@/lib/trackables/trackables";
 export const metadata: Metadata = { title: "Privacy zones" };
 
 export default async function PrivacyZonesPage() {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "workspace.read" });
   const [zones, trackables] = await Promise.all([listPrivacyZones({ ctx, query: { limit: 100 } }), listTrackables({ ctx, query: { limit: 100 } })]);
   const named = trackables.data.map((t) => ({ id: t.id, name: t.name }));
   return (

@@ -24,7 +24,7 @@ const PAGE_SIZE = 25;
 const MAP_LIMIT = 1000;
 
 export default async function TrackablesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "workspace.read" });
   const params = await searchParams;
   const cursor = typeof params.cursor === "string" && params.cursor ? params.cursor : undefined;
   const now = new Date();

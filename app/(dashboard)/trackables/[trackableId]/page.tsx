@@ -39,7 +39,7 @@ const RECENT_ROWS = 20;
 
 // Shared by the metadata and the page (one query per request).
 const loadTrackable = cache(async (trackableId: string) => {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "workspace.read" });
   return findOr404(trackableId, async (id) => ({ trackable: await getTrackable({ ctx, id }) }));
 });
 
@@ -49,7 +49,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function TrackablePage({ params, searchParams }: Props) {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "workspace.read" });
   const { trackableId } = await params;
   const { trackable } = await loadTrackable(trackableId);
   const now = new Date();
