@@ -31,25 +31,25 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
             Switch workspace
           </label>
           <select
-        id={selectId}
-        data-testid="workspace-switcher"
-        className={`${inputClass} py-1.5`}
-        value={current}
-        disabled={pending}
-        onChange={async (e) => {
-          setPending(true);
-          try {
-            await go(await switchWorkspaceAction({ accountId: e.target.value }));
-          } finally {
-            setPending(false);
-          }
-        }}
-      >
-        {workspaces.map((w) => (
-          <option key={w.id} value={w.id}>
-            {w.name} ({w.role})
-          </option>
-        ))}
+            id={selectId}
+            data-testid="workspace-switcher"
+            className={`${inputClass} py-1.5`}
+            value={current}
+            disabled={pending}
+            onChange={async (e) => {
+              setPending(true);
+              try {
+                await go(await switchWorkspaceAction({ accountId: e.target.value }));
+              } finally {
+                setPending(false);
+              }
+            }}
+          >
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name} ({w.role})
+              </option>
+            ))}
           </select>
         </>
       ) : null}
