@@ -57,6 +57,9 @@ test("invite a viewer, who joins from the link as a new user, sees the map witho
   await expect(guest.getByRole("heading", { name: "Team van" })).toBeVisible();
   await expect(guest.getByRole("button", { name: "Delete" })).toHaveCount(0);
   await expect(guest.getByRole("region", { name: "Share live location" })).toHaveCount(0);
+  await guest.goto("/geofences");
+  await expect(guest.getByRole("heading", { name: "Geofences", level: 1 })).toBeVisible();
+  await expect(guest.getByRole("button", { name: "New geofence" })).toHaveCount(0);
   await guest.goto("/api-keys");
   await expect(guest.getByRole("heading", { name: "You need the admin role" })).toBeVisible();
   await expectAccessibleAtBothWidths(guest, "teams-viewer-forbidden");
