@@ -14,6 +14,8 @@ const nextConfig: NextConfig = {
   compress: env().HTTP_COMPRESSION,
   // Type errors are caught by `npm test` (tsc over the whole repo, tests included) before a build is ever made.
   typescript: { ignoreBuildErrors: true },
+  // forbidden() from next/navigation: a dashboard page the user's role may not open answers 403 (app/(dashboard)/forbidden.tsx).
+  experimental: { authInterrupts: true },
   // Public share pages: not indexed, and the token in their URL is never sent on in a Referer.
   async headers() {
     return [

@@ -12,7 +12,7 @@ export function proxy(request: NextRequest) {
 }
 
 // Pages only: not the API, Next.js's assets, the public share and docs pages or the sign-in pages themselves (nor
-// the reset page, whose token stays out of that header).
+// the reset and invitation pages, whose tokens stay out of that header).
 export const config = {
-  matcher: ["/((?!api/|_next/|share/|docs/|sign-in|sign-up|forgot-password|reset-password|icon\\.svg|favicon\\.ico).+)"],
+  matcher: ["/((?!api/|_next/|share/|docs/|sign-in|sign-up|forgot-password|reset-password|invitations/|icon\\.svg|favicon\\.ico).+)"],
 };

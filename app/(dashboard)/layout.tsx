@@ -1,21 +1,26 @@
 import { Logo } from "@/components/brand";
 import { NavLinks } from "@/components/dashboard/nav-links";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
+import { WorkspaceSwitcher } from "@/components/teams/workspace-switcher";
 import { Badge, MAIN_ID } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
+import { listWorkspaces } from "@/lib/teams/memberships";
+import { ROLE_LABELS } from "@/lib/teams/roles";
 import Link from "next/link";
 
 // Every page under (dashboard) needs a session; pages and server actions also check it themselves (requireSession),
 // since a layout does not guard server actions.
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
-  const { user, account } = await requireSession();
+  const { user, account, role, ctx } = await requireSession({ permission: "workspace.read" });
+  const workspaces = (await listWorkspaces(ctx.db, user.id)).map((w) => ({ id: w.account.id, name: w.account.name, role: ROLE_LABELS[w.role] }));
   // At the foot of the sidebar on a desk, at the foot of the menu on a phone.
   const who = (
     <>
       <p className="truncate text-sm font-medium text-slate-900" title={account.name}>
         {account.name}
       </p>
-      <p className="truncate text-xs text-slate-600" title={user.email}>
+      <WorkspaceSwitcher current={account.id} workspaces={workspaces} />
+      <p className="mt-2 truncate text-xs text-slate-600" title={user.email}>
         {user.email}
       </p>
       <div className="mt-2 flex items-center justify-between">
@@ -34,7 +39,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <Logo />
           </Link>
         </div>
-        <NavLinks footer={who} />
+        <NavLinks role={role} footer={who} />
       </aside>
       <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-10 lg:py-8">
         {children}

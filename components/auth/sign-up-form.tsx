@@ -6,7 +6,8 @@ import { useState } from "react";
 import { signUpAction } from "@/lib/auth/actions";
 import { Alert, Button, Field, fieldName, inputClass, withoutError } from "@/components/ui";
 
-export function SignUpForm() {
+/** `callbackUrl` (a same-origin path) is where the new user goes once signed in, e.g. back to an invitation. */
+export function SignUpForm({ callbackUrl = "/trackables", email }: { callbackUrl?: string; email?: string } = {}) {
   const router = useRouter();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -35,7 +36,7 @@ export function SignUpForm() {
         setError("Your account was created, but signing in failed. Sign in with your new password.");
         return;
       }
-      router.replace("/trackables");
+      router.replace(callbackUrl);
       router.refresh();
     } catch {
       setError("Something went wrong. Try again.");
@@ -50,7 +51,7 @@ export function SignUpForm() {
       <h1 className="text-xl font-semibold text-slate-900">Create your account</h1>
       <p className="mt-1 text-sm text-slate-600">
         Already have one?{" "}
-        <Link href="/sign-in" className="font-medium text-indigo-600 hover:text-indigo-500">
+        <Link href={callbackUrl === "/trackables" ? "/sign-in" : `/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`} className="font-medium text-indigo-600 hover:text-indigo-500">
           Sign in
         </Link>
       </p>
@@ -60,7 +61,7 @@ export function SignUpForm() {
           <input id="name" name="name" autoComplete="name" className={inputClass} {...invalid("name")} />
         </Field>
         <Field id="email" label="Email" error={errors.email}>
-          <input id="email" name="email" type="email" autoComplete="email" required className={inputClass} {...invalid("email")} />
+          <input id="email" name="email" type="email" autoComplete="email" defaultValue={email} required className={inputClass} {...invalid("email")} />
         </Field>
         <Field id="password" label="Password" hint="At least 10 characters." error={errors.password}>
           <input

@@ -3,33 +3,38 @@ import Link, { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { cx } from "@/components/ui";
+import { can, type Permission, type Role } from "@/lib/teams/roles";
 
-/** The dashboard's pages, in menu order: add a line here to add a page to the navigation. */
-const LINKS = [
-  { href: "/trackables", label: "Trackables" },
-  { href: "/geofences", label: "Geofences" },
-  { href: "/privacy-zones", label: "Privacy zones" },
-  { href: "/events", label: "Events" },
-  { href: "/webhooks", label: "Webhooks" },
-  { href: "/deliveries", label: "Deliveries" },
-  { href: "/notifications", label: "Notifications" },
-  { href: "/api-keys", label: "API keys" },
-  { href: "/audit-log", label: "Audit log" },
-  { href: "/account", label: "Account" },
-] as const;
+/**
+ * The dashboard's pages, in menu order, each with the permission its page asks for: add a line here to add a page to
+ * the navigation. A role without the permission does not see the link (the page itself refuses it too).
+ */
+const LINKS: readonly { href: string; label: string; permission: Permission }[] = [
+  { href: "/trackables", label: "Trackables", permission: "workspace.read" },
+  { href: "/geofences", label: "Geofences", permission: "workspace.read" },
+  { href: "/privacy-zones", label: "Privacy zones", permission: "workspace.read" },
+  { href: "/events", label: "Events", permission: "workspace.read" },
+  { href: "/webhooks", label: "Webhooks", permission: "webhooks.manage" },
+  { href: "/deliveries", label: "Deliveries", permission: "webhooks.manage" },
+  { href: "/notifications", label: "Notifications", permission: "notifications.manage" },
+  { href: "/api-keys", label: "API keys", permission: "apiKeys.manage" },
+  { href: "/audit-log", label: "Audit log", permission: "auditLog.read" },
+  { href: "/account", label: "Account", permission: "workspace.read" },
+];
 
 /**
  * The dashboard navigation: a sidebar list from `lg` up; below it a "Menu" disclosure button that opens the same list
  * (instead of a tab bar clipped at the screen's edge). The menu closes on navigation, on Escape (focus back on the
  * button) and when the focus or a click goes elsewhere.
  */
-export function NavLinks({ footer }: { footer?: React.ReactNode }) {
+export function NavLinks({ role, footer }: { role: Role; footer?: React.ReactNode }) {
   const pathname = usePathname();
+  const links = LINKS.filter((l) => can(role, l.permission));
   const [open, setOpen] = useState(false);
   const listId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const navRef = useRef<HTMLElement>(null);
-  const current = LINKS.find((l) => pathname === l.href || pathname.startsWith(`${l.href}/`));
+  const current = links.find((l) => pathname === l.href || pathname.startsWith(`${l.href}/`));
 
   // A navigation closes the menu (the layout, and with it this component, stays mounted across pages).
   const [shownFor, setShownFor] = useState(pathname);
@@ -86,7 +91,7 @@ export function NavLinks({ footer }: { footer?: React.ReactNode }) {
         )}
       >
         <ul className="flex flex-col gap-1">
-          {LINKS.map((l) => {
+          {links.map((l) => {
             const active = l === current;
             return (
               <li key={l.href}>

@@ -29,11 +29,14 @@ export function GeofenceEditor({
   geofences,
   trackables,
   enterprise,
+  canWrite,
 }: {
   config: MapConfig;
   geofences: Geofence[];
   trackables: TrackableSummary[];
   enterprise: boolean;
+  /** The user's role may create, change and delete geofences; without it the editor only shows them. */
+  canWrite: boolean;
 }) {
   const searchParams = useSearchParams();
   const router = useRouter();
@@ -220,9 +223,11 @@ export function GeofenceEditor({
         title="Geofences"
         description="Circles and polygons that record geofence.entry, geofence.exit and geofence.dwell events when your trackables cross them."
         actions={
-          <Button onClick={startNew} disabled={drawing !== null}>
-            New geofence
-          </Button>
+          canWrite ? (
+            <Button onClick={startNew} disabled={drawing !== null}>
+              New geofence
+            </Button>
+          ) : undefined
         }
       />
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start">
@@ -246,7 +251,7 @@ export function GeofenceEditor({
 
         <div className="order-2 lg:order-1 lg:w-[23rem] lg:shrink-0">
           {form === null ? (
-            <GeofenceList geofences={list} onSelect={select} onNew={startNew} />
+            <GeofenceList geofences={list} onSelect={select} onNew={canWrite ? startNew : undefined} />
           ) : (
             <Card className="p-5">
               <div className="flex items-center justify-between gap-2">
@@ -300,23 +305,25 @@ export function GeofenceEditor({
 
                 <NotificationSettings enterprise={enterprise} form={form} secretSet={saved?.webhookSecretSet ?? false} update={update} err={err} aria={aria} />
 
-                <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
-                  <Button type="submit" disabled={pending || drawing !== null}>
-                    {pending ? "Saving…" : creating ? "Create geofence" : "Save changes"}
-                  </Button>
-                  {saved ? (
-                    <DeleteGeofence
-                      name={saved.name}
-                      inside={list.find((g) => g.id === saved.id)?.occupantCount ?? saved.occupantCount}
-                      webhook={enterprise && saved.notificationType === "webhook"}
-                      onConfirm={remove}
-                    />
-                  ) : null}
-                  {dirty && saved ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
-                </div>
+                {canWrite ? (
+                  <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
+                    <Button type="submit" disabled={pending || drawing !== null}>
+                      {pending ? "Saving…" : creating ? "Create geofence" : "Save changes"}
+                    </Button>
+                    {saved ? (
+                      <DeleteGeofence
+                        name={saved.name}
+                        inside={list.find((g) => g.id === saved.id)?.occupantCount ?? saved.occupantCount}
+                        webhook={enterprise && saved.notificationType === "webhook"}
+                        onConfirm={remove}
+                      />
+                    ) : null}
+                    {dirty && saved ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
+                  </div>
+                ) : null}
               </form>
 
-              {saved && enterprise ? <GeofenceWebhookTools key={`${saved.id}:${saved.updatedAt}`} geofence={saved} dirty={dirty} /> : null}
+              {saved && enterprise && canWrite ? <GeofenceWebhookTools key={`${saved.id}:${saved.updatedAt}`} geofence={saved} dirty={dirty} /> : null}
             </Card>
           )}
           {form !== null && saved ? <GeofenceActivity geofenceId={saved.id} version={saved.updatedAt} /> : null}

@@ -3,10 +3,11 @@ import { Badge, Button, Card, EmptyState } from "@/components/ui";
 import type { Geofence } from "@/lib/geofences/schemas";
 import { assignedLabel, sizeLabel } from "./geofence-form";
 
-export function GeofenceList({ geofences, onSelect, onNew }: { geofences: Geofence[]; onSelect: (id: string) => void; onNew: () => void }) {
+/** The geofences beside the map; without `onNew` (a role that cannot draw one) the empty list offers no button. */
+export function GeofenceList({ geofences, onSelect, onNew }: { geofences: Geofence[]; onSelect: (id: string) => void; onNew?: () => void }) {
   if (geofences.length === 0) {
     return (
-      <EmptyState title="No geofences yet" action={<Button onClick={onNew}>Draw your first geofence</Button>}>
+      <EmptyState title="No geofences yet" action={onNew ? <Button onClick={onNew}>Draw your first geofence</Button> : undefined}>
         Press on the map for the centre and drag out the radius, or type the coordinates.
       </EmptyState>
     );

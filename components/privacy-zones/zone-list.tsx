@@ -7,7 +7,7 @@ import type { PrivacyZone } from "@/lib/privacy-zones/schemas";
 import { ZoneForm } from "./zone-form";
 
 /** The account's privacy zones, each with an inline editor and a delete button. */
-export function ZoneList({ zones, trackables }: { zones: PrivacyZone[]; trackables: { id: string; name: string }[] }) {
+export function ZoneList({ zones, trackables, canWrite }: { zones: PrivacyZone[]; trackables: { id: string; name: string }[]; canWrite: boolean }) {
   const router = useRouter();
   const [editing, setEditing] = useState<string | null>(null);
   const names = new Map(trackables.map((t) => [t.id, t.name]));
@@ -25,19 +25,23 @@ export function ZoneList({ zones, trackables }: { zones: PrivacyZone[]; trackabl
             </div>
             <div className="flex items-center gap-2">
               <Badge color={z.mode === "drop" ? "red" : "yellow"}>{z.mode}</Badge>
-              <Button variant="secondary" size="sm" aria-expanded={editing === z.id} onClick={() => setEditing(editing === z.id ? null : z.id)}>
-                {editing === z.id ? "Close" : `Edit ${z.name}`}
-              </Button>
-              <Button
-                variant="danger"
-                size="sm"
-                onClick={async () => {
-                  const result = await deletePrivacyZoneAction({ id: z.id });
-                  if (result.ok) router.refresh();
-                }}
-              >
-                {`Delete ${z.name}`}
-              </Button>
+              {canWrite ? (
+                <>
+                  <Button variant="secondary" size="sm" aria-expanded={editing === z.id} onClick={() => setEditing(editing === z.id ? null : z.id)}>
+                    {editing === z.id ? "Close" : `Edit ${z.name}`}
+                  </Button>
+                  <Button
+                    variant="danger"
+                    size="sm"
+                    onClick={async () => {
+                      const result = await deletePrivacyZoneAction({ id: z.id });
+                      if (result.ok) router.refresh();
+                    }}
+                  >
+                    {`Delete ${z.name}`}
+                  </Button>
+                </>
+              ) : null}
             </div>
           </div>
           {editing === z.id ? (

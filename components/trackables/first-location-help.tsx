@@ -19,7 +19,7 @@ export function CommandBlock({ command, label }: { command: string; label: strin
         <span className="text-xs font-medium text-slate-400">Terminal</span>
         <CopyButton value={command} label="Copy command" />
       </div>
-      <pre className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" aria-label={label}>
+      <pre tabIndex={0} className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" aria-label={label}>
         <code>{command}</code>
       </pre>
     </div>

@@ -15,11 +15,14 @@ export function TrackableHeader({
   status,
   latest,
   threshold,
+  canWrite,
 }: {
   trackable: Pick<Trackable, "id" | "name" | "type" | "tracking">;
   status: TrackableStatus;
   latest: Location | null;
   threshold: number;
+  /** The user's role may change the trackable (pause, edit, delete). */
+  canWrite: boolean;
 }) {
   return (
     <header className="mt-2 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -52,9 +55,13 @@ export function TrackableHeader({
       </div>
       <div className="flex shrink-0 gap-2">
         <LiveRefresh scope="trackable" trackableId={trackable.id} />
-        <TrackingToggle id={trackable.id} tracking={trackable.tracking} />
-        <TrackableFormDialog mode="edit" trackable={{ id: trackable.id, name: trackable.name, type: trackable.type }} />
-        <DeleteTrackableButton id={trackable.id} name={trackable.name} redirectTo="/trackables" size="md" />
+        {canWrite ? (
+          <>
+            <TrackingToggle id={trackable.id} tracking={trackable.tracking} />
+            <TrackableFormDialog mode="edit" trackable={{ id: trackable.id, name: trackable.name, type: trackable.type }} />
+            <DeleteTrackableButton id={trackable.id} name={trackable.name} redirectTo="/trackables" size="md" />
+          </>
+        ) : null}
       </div>
     </header>
   );

@@ -1,10 +1,10 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { forgetVerifiedKeys } from "@/lib/api-keys/keys";
 import { env } from "@/lib/config/env";
 import { audit } from "@/lib/audit/audit";
 import { exec, withTransaction, type Ctx, type Plan } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
-import { accounts, events, users, type AccountRow } from "@/lib/db/schema";
+import { accounts, events, memberships, users, type AccountRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
 import type { AccountMember, DeleteWorkspaceInput, UpdateAccountInput } from "./schemas";
 
@@ -48,6 +48,19 @@ export async function ensureAccount(db: Db, input: { slug: string; plan?: Plan; 
 export async function deleteAccounts(db: Db, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.transaction(async (tx) => {
+    // A user who also belongs to other workspaces keeps their login: their last-used workspace moves to the first of
+    // those (users.account_id cascades). Users of no other workspace go with the account.
+    const elsewhere = (userId: typeof users.id) =>
+      tx
+        .select({ accountId: memberships.accountId })
+        .from(memberships)
+        .where(and(eq(memberships.userId, userId), notInArray(memberships.accountId, [...ids])))
+        .orderBy(asc(memberships.createdAt))
+        .limit(1);
+    await tx
+      .update(users)
+      .set({ accountId: sql`(${elsewhere(users.id)})` })
+      .where(and(inArray(users.accountId, [...ids]), sql`exists (${elsewhere(users.id)})`));
     await tx.delete(events).where(inArray(events.accountId, [...ids]));
     await tx.delete(accounts).where(inArray(accounts.id, [...ids]));
   });
@@ -56,8 +69,8 @@ export async function deleteAccounts(db: Db, ids: readonly string[]): Promise<vo
 
 /**
  * Deletes ctx's account and all its data, once the workspace's name has been typed as it is (trimmed) to confirm.
- * Its users go with it (each belongs to one account), so every session of theirs ends: a session is only honoured
- * while its user exists.
+ * Its memberships go with it, so no one's session reaches it any more; users who belonged to no other workspace are
+ * deleted with it.
  */
 export async function deleteWorkspace({ ctx, input }: { ctx: Ctx; input: DeleteWorkspaceInput }): Promise<void> {
   const account = await getAccount(ctx.db, ctx.account.id);
@@ -79,11 +92,12 @@ export async function renameAccount({ ctx, input }: { ctx: Ctx; input: UpdateAcc
   });
 }
 
-/** The users who sign in to ctx's account, in the order they joined. */
+/** The members of ctx's account with their roles, in the order they joined. */
 export async function listAccountMembers({ ctx }: { ctx: Ctx }): Promise<AccountMember[]> {
   return exec(ctx)
-    .select({ id: users.id, email: users.email, name: users.name, createdAt: users.createdAt, lastSignInAt: users.lastSignInAt })
-    .from(users)
-    .where(eq(users.accountId, ctx.account.id))
-    .orderBy(asc(users.createdAt), asc(users.id));
+    .select({ id: users.id, email: users.email, name: users.name, role: memberships.role, createdAt: memberships.createdAt, lastSignInAt: users.lastSignInAt })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.accountId, ctx.account.id))
+    .orderBy(asc(memberships.createdAt), asc(users.id));
 }

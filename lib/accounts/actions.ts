@@ -16,7 +16,7 @@ export async function renameWorkspaceAction(input: { name: string }) {
     // The sidebar shows the workspace name on every page.
     revalidatePath("/", "layout");
     return { name: account.name };
-  }, { labels: { name: "Workspace name" } });
+  }, { permission: "settings.manage", labels: { name: "Workspace name" } });
 }
 
 /** Deletes the workspace; the page then signs out (the session no longer names a user) and goes to /sign-in. */
@@ -24,7 +24,7 @@ export async function deleteWorkspaceAction(input: { name: string }) {
   return dashboardAction(DeleteWorkspaceInput, input, async ({ input, session }) => {
     await deleteWorkspace({ ctx: session.ctx, input });
     return { deleted: true };
-  }, { labels: { name: "Workspace name" } });
+  }, { permission: "workspace.delete", labels: { name: "Workspace name" } });
 }
 
 export async function changePasswordAction(input: { currentPassword: string; newPassword: string }) {
@@ -37,5 +37,5 @@ export async function changePasswordAction(input: { currentPassword: string; new
       throw err;
     }
     return { email: session.user.email };
-  });
+  }, { permission: "profile.manage" });
 }

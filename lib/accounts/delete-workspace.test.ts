@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { count, eq, is } from "drizzle-orm";
+import { count, eq, inArray, is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ctx } from "@/lib/context";
@@ -64,6 +64,8 @@ async function fill(ctx: Ctx) {
   await db.insert(schema.webhookDeliveryAttempts).values({ deliveryId: delivery!.id, number: 1, attemptedAt: now });
   const [user] = await db.insert(schema.users).values({ accountId, email: `${hex()}@example.com` }).returning();
   await db.insert(schema.passwordResetTokens).values({ userId: user!.id, tokenHash: hex(), expiresAt: now });
+  await db.insert(schema.memberships).values({ accountId, userId: user!.id, role: "owner" });
+  await db.insert(schema.invitations).values({ accountId, email: `${hex()}@example.com`, role: "viewer", tokenHash: hex(), invitedBy: user!.id, expiresAt: now });
   await db.insert(schema.apiKeys).values({ accountId, name: "key", hash: hex(), start: "fl_" });
   await db.insert(schema.shareLinks).values({ accountId, trackableId: trackable!.id, token: hex(), tokenHash: hex(), expiresAt: now });
   await db.insert(schema.deviceTokens).values({ trackableId: trackable!.id, hash: hex(), prefix: "fldev" });
@@ -142,5 +144,27 @@ describe("deleteWorkspace", () => {
       await expect(deleteWorkspace({ ctx, input: { name: wrong } })).rejects.toThrow(ApiError);
     }
     expect(await rowCounts()).toEqual(before);
+  });
+
+  it("keeps a member who belongs to another workspace, now opening that one; deletes one who belongs to no other", async () => {
+    const gone = await unit.account();
+    const other = await unit.account();
+    const [stays, goes] = await db
+      .insert(schema.users)
+      .values([
+        { accountId: gone.account.id, email: `${hex()}@example.com` },
+        { accountId: gone.account.id, email: `${hex()}@example.com` },
+      ])
+      .returning();
+    await db.insert(schema.memberships).values([
+      { accountId: gone.account.id, userId: stays!.id, role: "owner" },
+      { accountId: gone.account.id, userId: goes!.id, role: "admin" },
+      { accountId: other.account.id, userId: stays!.id, role: "viewer" },
+    ]);
+    await deleteWorkspace({ ctx: gone, input: { name: (await accountName(gone))! } });
+    const left = await db.select().from(schema.users).where(inArray(schema.users.id, [stays!.id, goes!.id]));
+    expect(left.map((u) => [u.id, u.accountId])).toEqual([[stays!.id, other.account.id]]);
+    const memberships = await db.select().from(schema.memberships).where(eq(schema.memberships.userId, stays!.id));
+    expect(memberships.map((m) => m.accountId)).toEqual([other.account.id]);
   });
 });

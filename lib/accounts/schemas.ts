@@ -9,11 +9,13 @@ export type UpdateAccountInput = z.infer<typeof UpdateAccountInput>;
 export const DeleteWorkspaceInput = z.strictObject({ name: z.string().trim().min(1, "type the workspace's name to confirm") });
 export type DeleteWorkspaceInput = z.infer<typeof DeleteWorkspaceInput>;
 
-/** A person who signs in to the account's dashboard (never the password hash). */
+/** A person who signs in to the account's dashboard (never the password hash), with their role in it. */
 export interface AccountMember {
   id: string;
   email: string;
   name: string | null;
+  role: "owner" | "admin" | "member" | "viewer";
+  /** When they joined the workspace. */
   createdAt: Date;
   lastSignInAt: Date | null;
 }

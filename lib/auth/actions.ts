@@ -11,7 +11,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { mailer } from "@/lib/mail/mailer";
 import { InvalidResetLinkError, requestPasswordReset, resetLimits, resetPassword } from "./password-reset";
 import { ForgotPasswordInput, ResetPasswordInput, SignUpInput } from "./schemas";
-import { requireSession } from "./session";
+import { requireSignedIn } from "./session";
 import { PasswordThrottledError, throttlePasswordAttempt } from "./throttle";
 import { beginTwoFactor, disableTwoFactor, enableTwoFactor, enrolment } from "./two-factor";
 
@@ -66,7 +66,7 @@ export async function resetPasswordAction(input: { token: string; password: stri
 export type TwoFactorSetup = { ok: true; secret: string; url: string; qr: string } | { ok: false; error: string };
 
 export async function beginTwoFactorAction(): Promise<TwoFactorSetup> {
-  const { user, ctx } = await requireSession();
+  const { user, ctx } = await requireSignedIn();
   const secret = await beginTwoFactor(ctx.db, user.id);
   if (!secret) return { ok: false, error: "Two-factor sign-in is already on." };
   return { ok: true, ...(await enrolment(secret, user.email)) };
@@ -85,7 +85,7 @@ async function throttledCode(email: string): Promise<string | null> {
 }
 
 export async function enableTwoFactorAction(input: { code: string }): Promise<TwoFactorResult> {
-  const { user, ctx } = await requireSession();
+  const { user, ctx } = await requireSignedIn();
   const refused = await throttledCode(user.email);
   if (refused) return { ok: false, error: refused };
   const codes = await enableTwoFactor(ctx.db, user.id, String(input.code ?? ""), Date.now(), ctx.clientAddress);
@@ -95,7 +95,7 @@ export async function enableTwoFactorAction(input: { code: string }): Promise<Tw
 }
 
 export async function disableTwoFactorAction(input: { code: string }): Promise<TwoFactorResult> {
-  const { user, ctx } = await requireSession();
+  const { user, ctx } = await requireSignedIn();
   const refused = await throttledCode(user.email);
   if (refused) return { ok: false, error: refused };
   if (!(await disableTwoFactor(ctx.db, user.id, String(input.code ?? ""), Date.now(), ctx.clientAddress))) {

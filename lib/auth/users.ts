@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
-import { accounts, users, type AccountRow, type UserRow } from "@/lib/db/schema";
+import { accounts, memberships, users, type AccountRow, type UserRow } from "@/lib/db/schema";
 import { dummyHash, hashPassword, verifyPassword } from "./password";
 import type { SignUpInput } from "./schemas";
 import { throttlePasswordAttempt } from "./throttle";
@@ -15,7 +15,7 @@ export class EmailTakenError extends Error {
 }
 
 /** A workspace slug from the email's local part plus a random suffix ("ada-lovelace-3kq9x"). */
-function slugFor(email: string): string {
+export function slugFor(email: string): string {
   const base = email
     .split("@")[0]!
     .toLowerCase()
@@ -45,11 +45,12 @@ async function createUserWithAccount(
       .returning();
     // A concurrent sign-up with the same address won the race: the unique index decided.
     if (!user) throw new EmailTakenError();
+    await tx.insert(memberships).values({ accountId: account!.id, userId: user.id, role: "owner" });
     return user;
   });
 }
 
-/** Sign-up: a new user with a new account (workspace) on DEFAULT_PLAN. */
+/** Sign-up: a new user who owns a new account (workspace) on DEFAULT_PLAN. */
 export async function signUp(db: Db, input: SignUpInput): Promise<UserRow> {
   return createUserWithAccount(db, {
     email: input.email,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { requireSession, type DashboardSession } from "@/lib/auth/session";
+import { requireSignedIn, type DashboardSession } from "@/lib/auth/session";
+import { can, requiredRole, type Permission } from "@/lib/teams/roles";
 import { ApiError, fieldPath } from "@/lib/http/errors";
 import { fieldErrorsFromIssues, fieldSentence, type FieldLabels } from "./field-messages";
 import { log } from "@/lib/log/logger";
@@ -10,7 +11,8 @@ export type ActionResult<T> =
   | { ok: false; error: string; code?: string; fieldErrors: Record<string, string> };
 
 /**
- * The one wrapper for dashboard server actions: the session (redirect to /sign-in without one), the input parsed
+ * The one wrapper for dashboard server actions: the session (redirect to /sign-in without one), the permission the
+ * action declares (refused with code "forbidden" when the user's role in the workspace lacks it), the input parsed
  * with the same zod schema the API uses (every invalid field reported by name), then the lib verb. An ApiError
  * (404, plan_required, a URL refused by the policy…) becomes a form error; anything else is logged and generic.
  */
@@ -18,9 +20,10 @@ export async function dashboardAction<S extends z.ZodType, T>(
   schema: S,
   input: unknown,
   fn: (args: { input: z.output<S>; session: DashboardSession }) => Promise<T>,
-  opts: { labels?: FieldLabels } = {},
+  opts: { permission: Permission; labels?: FieldLabels },
 ): Promise<ActionResult<T>> {
-  const session = await requireSession();
+  const session = await requireSignedIn();
+  if (!can(session.role, opts.permission)) return forbiddenResult(opts.permission);
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     // Sentences that name the field ("Name must be 1–100 characters."), never zod's own wording.
@@ -37,6 +40,11 @@ export async function dashboardAction<S extends z.ZodType, T>(
     log.error("[dashboard] action failed:", err);
     return { ok: false, error: "Something went wrong. Try again.", code: "internal_error", fieldErrors: {} };
   }
+}
+
+/** The refusal of an action the user's role does not allow; the server's check, whatever the page showed. */
+export function forbiddenResult(permission: Permission): { ok: false; error: string; code: "forbidden"; fieldErrors: Record<string, string> } {
+  return { ok: false, error: `You need the ${requiredRole(permission)} role in this workspace to do this.`, code: "forbidden", fieldErrors: {} };
 }
 
 // Lib verbs name fields in their messages ("Invalid body: webhookUrl: must use https"): recover them for the form.

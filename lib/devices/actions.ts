@@ -16,7 +16,7 @@ export async function createDeviceTokenAction(input: unknown): Promise<ActionRes
     const created = await createDeviceToken({ ctx: session.ctx, trackableId, input: rest });
     revalidatePath(`/trackables/${trackableId}`);
     return created;
-  });
+  }, { permission: "deviceTokens.manage" });
 }
 
 /** Revokes a token of one of the account's trackables, with effect on its next request. */
@@ -25,5 +25,5 @@ export async function revokeDeviceTokenAction(input: unknown): Promise<ActionRes
     await revokeDeviceToken({ ctx: session.ctx, trackableId: input.trackableId, id: input.id.toLowerCase() });
     revalidatePath(`/trackables/${input.trackableId}`);
     return { id: input.id };
-  });
+  }, { permission: "deviceTokens.manage" });
 }

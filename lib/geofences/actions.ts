@@ -19,17 +19,17 @@ const Id = z.uuid();
 const invalidId = { ok: false as const, error: "Unknown geofence.", code: "not_found", fieldErrors: {} };
 
 export async function createGeofenceAction(input: unknown) {
-  return dashboardAction(CreateGeofenceInput, input, ({ input, session }) => createGeofence({ ctx: session.ctx, input }));
+  return dashboardAction(CreateGeofenceInput, input, ({ input, session }) => createGeofence({ ctx: session.ctx, input }), { permission: "geofences.write" });
 }
 
 export async function updateGeofenceAction(id: string, input: unknown) {
   if (!Id.safeParse(id).success) return invalidId;
-  return dashboardAction(UpdateGeofenceInput, input, ({ input, session }) => updateGeofence({ ctx: session.ctx, id, input }));
+  return dashboardAction(UpdateGeofenceInput, input, ({ input, session }) => updateGeofence({ ctx: session.ctx, id, input }), { permission: "geofences.write" });
 }
 
 export async function deleteGeofenceAction(id: string) {
   if (!Id.safeParse(id).success) return invalidId;
-  return dashboardAction(z.object({}), {}, ({ session }) => deleteGeofence({ ctx: session.ctx, id }));
+  return dashboardAction(z.object({}), {}, ({ session }) => deleteGeofence({ ctx: session.ctx, id }), { permission: "geofences.write" });
 }
 
 /** One test delivery to the geofence's saved webhook (no retries); the history then holds it, marked as a test. */
@@ -38,7 +38,7 @@ export async function sendTestWebhookAction(id: string, input: { eventType: "ent
   return dashboardAction(TestWebhookInput, input, async ({ input, session }) => {
     assertEnterprise(session.ctx);
     return sendTest({ ctx: session.ctx, target: { geofenceId: id }, event: `geofence.${input.eventType}` });
-  });
+  }, { permission: "webhooks.manage" });
 }
 
 /** A new secret for the geofence's webhook, shown once by the editor; the current one keeps signing for the overlap. */
@@ -47,7 +47,7 @@ export async function rotateGeofenceSecretAction(id: string, input: unknown) {
   return dashboardAction(RotateSecretInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
     return rotateSecret({ ctx: session.ctx, target: { geofenceId: id }, input });
-  });
+  }, { permission: "webhooks.manage" });
 }
 
 /** Sends again every failed delivery of the geofence's own webhook since a time. */
@@ -56,7 +56,7 @@ export async function recoverGeofenceAction(id: string, input: unknown) {
   return dashboardAction(RecoverInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
     return recoverFailed({ ctx: session.ctx, target: { geofenceId: id }, since: input.since });
-  });
+  }, { permission: "webhooks.manage" });
 }
 
 /**
@@ -71,5 +71,5 @@ export async function geofenceActivityAction(id: string) {
     const events = await listEvents({ ctx, query: { geofenceId: id, limit: 20 } });
     const names = await trackableNames({ ctx, ids: events.data.flatMap((e) => (e.trackableId ? [e.trackableId] : [])) });
     return { occupants: occupants.data, moreOccupants: occupants.nextCursor !== null, events: events.data, trackableNames: names };
-  });
+  }, { permission: "workspace.read" });
 }

@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   plan_required: 403,
   insufficient_scope: 403,
+  // A dashboard user whose role in the workspace lacks the permission (lib/teams/roles.ts); API keys get insufficient_scope.
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -16,35 +16,35 @@ const done = <R extends { ok: boolean }>(result: R) => {
 };
 
 export async function createChannelAction(input: unknown) {
-  return done(await dashboardAction(CreateNotificationChannelInput, input, ({ input, session }) => createChannel({ ctx: session.ctx, input })));
+  return done(await dashboardAction(CreateNotificationChannelInput, input, ({ input, session }) => createChannel({ ctx: session.ctx, input }), { permission: "notifications.manage" }));
 }
 
 export async function updateChannelAction(id: string, input: unknown) {
   if (!Id.safeParse(id).success) return invalidId;
-  return done(await dashboardAction(UpdateNotificationChannelInput, input, ({ input, session }) => updateChannel({ ctx: session.ctx, id, input })));
+  return done(await dashboardAction(UpdateNotificationChannelInput, input, ({ input, session }) => updateChannel({ ctx: session.ctx, id, input }), { permission: "notifications.manage" }));
 }
 
 export async function deleteChannelAction(id: string) {
   if (!Id.safeParse(id).success) return invalidId;
-  return done(await dashboardAction(z.object({}), {}, ({ session }) => deleteChannel({ ctx: session.ctx, id })));
+  return done(await dashboardAction(z.object({}), {}, ({ session }) => deleteChannel({ ctx: session.ctx, id }), { permission: "notifications.manage" }));
 }
 
 /** One test message now, no retries: says whether the service accepted it. */
 export async function testChannelAction(id: string) {
   if (!Id.safeParse(id).success) return invalidId;
-  return dashboardAction(z.object({}), {}, ({ session }) => testChannel({ ctx: session.ctx, id }));
+  return dashboardAction(z.object({}), {}, ({ session }) => testChannel({ ctx: session.ctx, id }), { permission: "notifications.manage" });
 }
 
 export async function createRuleAction(input: unknown) {
-  return done(await dashboardAction(CreateNotificationRuleInput, input, ({ input, session }) => createRule({ ctx: session.ctx, input })));
+  return done(await dashboardAction(CreateNotificationRuleInput, input, ({ input, session }) => createRule({ ctx: session.ctx, input }), { permission: "notifications.manage" }));
 }
 
 export async function updateRuleAction(id: string, input: unknown) {
   if (!Id.safeParse(id).success) return invalidId;
-  return done(await dashboardAction(UpdateNotificationRuleInput, input, ({ input, session }) => updateRule({ ctx: session.ctx, id, input })));
+  return done(await dashboardAction(UpdateNotificationRuleInput, input, ({ input, session }) => updateRule({ ctx: session.ctx, id, input }), { permission: "notifications.manage" }));
 }
 
 export async function deleteRuleAction(id: string) {
   if (!Id.safeParse(id).success) return invalidId;
-  return done(await dashboardAction(z.object({}), {}, ({ session }) => deleteRule({ ctx: session.ctx, id })));
+  return done(await dashboardAction(z.object({}), {}, ({ session }) => deleteRule({ ctx: session.ctx, id }), { permission: "notifications.manage" }));
 }

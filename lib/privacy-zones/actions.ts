@@ -17,7 +17,7 @@ export async function createPrivacyZoneAction(input: unknown) {
       revalidatePath("/privacy-zones");
       return { id: zone.id };
     },
-    { labels: LABELS },
+    { permission: "privacyZones.write", labels: LABELS },
   );
 }
 
@@ -32,7 +32,7 @@ export async function updatePrivacyZoneAction(input: unknown) {
       revalidatePath("/privacy-zones");
       return { id };
     },
-    { labels: LABELS },
+    { permission: "privacyZones.write", labels: LABELS },
   );
 }
 
@@ -41,5 +41,5 @@ export async function deletePrivacyZoneAction(input: { id: string }) {
     await deletePrivacyZone({ ctx: session.ctx, id });
     revalidatePath("/privacy-zones");
     return { id };
-  });
+  }, { permission: "privacyZones.write" });
 }

@@ -14,7 +14,7 @@ export async function createShareLinkAction(input: unknown): Promise<ActionResul
     const link = await createShareLink({ ctx: session.ctx, input });
     revalidatePath(`/trackables/${link.trackableId}`);
     return link;
-  });
+  }, { permission: "shareLinks.manage" });
 }
 
 /** Revokes one of the account's links; revoking one that is already revoked is an error (code "conflict"). */
@@ -23,5 +23,5 @@ export async function revokeShareLinkAction(input: unknown): Promise<ActionResul
     await revokeShareLink({ ctx: session.ctx, id: input.id.toLowerCase() });
     revalidatePath("/trackables", "layout");
     return { id: input.id };
-  });
+  }, { permission: "shareLinks.manage" });
 }

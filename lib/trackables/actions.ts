@@ -11,7 +11,7 @@ export async function createTrackableAction(input: { name: string; type: string 
     const trackable = await createTrackable({ ctx: session.ctx, input });
     revalidatePath("/trackables");
     return { id: trackable.id };
-  });
+  }, { permission: "trackables.write" });
 }
 
 const UpdateAction = UpdateTrackableInput.extend({ id: Id });
@@ -22,7 +22,7 @@ export async function updateTrackableAction(input: { id: string; name: string; t
     revalidatePath("/trackables");
     revalidatePath(`/trackables/${id}`);
     return { id };
-  });
+  }, { permission: "trackables.write" });
 }
 
 export async function deleteTrackableAction(input: { id: string }) {
@@ -30,7 +30,7 @@ export async function deleteTrackableAction(input: { id: string }) {
     await deleteTrackable({ ctx: session.ctx, id });
     revalidatePath("/trackables");
     return { id };
-  });
+  }, { permission: "trackables.write" });
 }
 
 const TrackingAction = z.strictObject({ id: Id, tracking: z.enum(["active", "paused"]) });
@@ -41,5 +41,5 @@ export async function setTrackingAction(input: { id: string; tracking: "active" 
     await updateTrackable({ ctx: session.ctx, id, input: { tracking } });
     revalidatePath(`/trackables/${id}`);
     return { id, tracking };
-  });
+  }, { permission: "trackables.write" });
 }

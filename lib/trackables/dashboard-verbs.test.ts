@@ -5,7 +5,7 @@ import { listAccountMembers, renameAccount } from "@/lib/accounts/accounts";
 import { UpdateAccountInput } from "@/lib/accounts/schemas";
 import type { Ctx } from "@/lib/context";
 import type { Db } from "@/lib/db/client";
-import { accounts, trackableStates, users } from "@/lib/db/schema";
+import { accounts, memberships, trackableStates, users } from "@/lib/db/schema";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { ingestLocations } from "@/lib/locations/locations";
 import { readTrack } from "@/lib/locations/track";
@@ -152,13 +152,21 @@ describe("account verbs", () => {
 
   it("lists the account's members in join order, without password hashes", async () => {
     const tag = randomBytes(4).toString("hex");
-    await db.insert(users).values([
-      { accountId: ctx.account.id, email: `first-${tag}@example.com`, name: "First", passwordHash: "scrypt$x", createdAt: at("2026-01-01T00:00:00.000Z") },
-      { accountId: ctx.account.id, email: `second-${tag}@example.com`, name: null, createdAt: at("2026-02-01T00:00:00.000Z") },
-      { accountId: other.account.id, email: `elsewhere-${tag}@example.com`, name: "Elsewhere" },
+    const [first, second, elsewhere] = await db
+      .insert(users)
+      .values([
+        { accountId: ctx.account.id, email: `first-${tag}@example.com`, name: "First", passwordHash: "scrypt$x" },
+        { accountId: ctx.account.id, email: `second-${tag}@example.com`, name: null },
+        { accountId: other.account.id, email: `elsewhere-${tag}@example.com`, name: "Elsewhere" },
+      ])
+      .returning();
+    await db.insert(memberships).values([
+      { accountId: ctx.account.id, userId: first!.id, role: "owner", createdAt: at("2026-01-01T00:00:00.000Z") },
+      { accountId: ctx.account.id, userId: second!.id, role: "viewer", createdAt: at("2026-02-01T00:00:00.000Z") },
+      { accountId: other.account.id, userId: elsewhere!.id, role: "owner" },
     ]);
     const members = await listAccountMembers({ ctx });
-    expect(members.map((m) => m.email)).toEqual([`first-${tag}@example.com`, `second-${tag}@example.com`]);
+    expect(members.map((m) => [m.email, m.role])).toEqual([[`first-${tag}@example.com`, "owner"], [`second-${tag}@example.com`, "viewer"]]);
     expect(members[0]).not.toHaveProperty("passwordHash");
     expect(members[1]).toMatchObject({ name: null, lastSignInAt: null });
   });

@@ -17,7 +17,7 @@ export async function createWebhookAction(input: unknown) {
   const result = await dashboardAction(CreateWebhookInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
     return createWebhook({ ctx: session.ctx, input });
-  });
+  }, { permission: "webhooks.manage" });
   if (result.ok) revalidatePath("/webhooks");
   return result;
 }
@@ -27,7 +27,7 @@ export async function updateWebhookAction(id: string, input: unknown) {
   const result = await dashboardAction(UpdateWebhookInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
     return updateWebhook({ ctx: session.ctx, id, input });
-  });
+  }, { permission: "webhooks.manage" });
   if (result.ok) revalidatePath("/webhooks");
   return result;
 }
@@ -37,7 +37,7 @@ export async function deleteWebhookAction(id: string) {
   const result = await dashboardAction(z.object({}), {}, ({ session }) => {
     assertEnterprise(session.ctx);
     return deleteWebhook({ ctx: session.ctx, id });
-  });
+  }, { permission: "webhooks.manage" });
   if (result.ok) revalidatePath("/webhooks");
   return result;
 }
@@ -48,7 +48,7 @@ export async function sendEndpointTestAction(id: string, input: unknown) {
   return dashboardAction(EndpointTestInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
     return sendTest({ ctx: session.ctx, target: { webhookId: id }, event: input.event });
-  });
+  }, { permission: "webhooks.manage" });
 }
 
 /** A new secret, shown once by the page; the current one keeps signing until `previousSecretExpiresAt`. */
@@ -58,7 +58,7 @@ export async function rotateWebhookSecretAction(id: string, input: unknown) {
   return dashboardAction(RotateSecretInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
     return rotateSecret({ ctx: session.ctx, target: { webhookId: id }, input });
-  });
+  }, { permission: "webhooks.manage" });
 }
 
 /** Sends again every failed delivery to the endpoint since a time. */
@@ -67,5 +67,5 @@ export async function recoverWebhookAction(id: string, input: unknown) {
   return dashboardAction(RecoverInput, input, ({ input, session }) => {
     assertEnterprise(session.ctx);
     return recoverFailed({ ctx: session.ctx, target: { webhookId: id }, since: input.since });
-  });
+  }, { permission: "webhooks.manage" });
 }

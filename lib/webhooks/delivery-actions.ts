@@ -11,7 +11,7 @@ export async function redeliverAction(id: string) {
     assertEnterprise(session.ctx);
     const created = await redeliver({ ctx: session.ctx, id: input.id });
     return { id: created.id };
-  });
+  }, { permission: "webhooks.manage" });
   if (result.ok) revalidatePath("/deliveries");
   return result;
 }

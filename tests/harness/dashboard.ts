@@ -73,22 +73,38 @@ export async function isSignedIn(baseUrl: string, cookie: string): Promise<boole
   throw new Error(`GET /account answered ${res.status}`);
 }
 
+type ActionManifest = { node: Record<string, { filename: string; exportedName: string; workers: Record<string, unknown> }> };
+const actionManifest = (): ActionManifest =>
+  JSON.parse(fs.readFileSync(path.join(process.cwd(), ".next/server/server-reference-manifest.json"), "utf8")) as ActionManifest;
+
 /** The id the browser posts for a server action, from the build's manifest. */
 export function actionId(file: string, exportedName: string): string {
-  const manifest = JSON.parse(fs.readFileSync(path.join(process.cwd(), ".next/server/server-reference-manifest.json"), "utf8")) as {
-    node: Record<string, { filename: string; exportedName: string }>;
-  };
-  const found = Object.entries(manifest.node).find(([, a]) => a.filename === file && a.exportedName === exportedName);
+  const found = Object.entries(actionManifest().node).find(([, a]) => a.filename === file && a.exportedName === exportedName);
   if (!found) throw new Error(`no server action ${exportedName} in ${file}`);
   return found[0];
 }
 
-/** Posts a server action as the browser does (from `page`, with the given Origin); the raw response. */
+/** Every server action of the build ("file#name"). */
+export const builtActions = (): string[] => Object.values(actionManifest().node).map((a) => `${a.filename}#${a.exportedName}`);
+
+/**
+ * A page that uses the action (the server answers an action only on a page whose bundle holds it; elsewhere it tries
+ * to forward it): the first page of its workers, route groups dropped, a dynamic segment filled with `param`.
+ */
+export function actionPage(file: string, exportedName: string, param = "0190f0e0-0000-7000-8000-000000000000"): string {
+  const action = actionManifest().node[actionId(file, exportedName)]!;
+  const worker = Object.keys(action.workers).find((w) => w.endsWith("/page"));
+  if (!worker) throw new Error(`no page uses ${exportedName}`);
+  const route = worker.replace(/^app/, "").replace(/\/page$/, "").replace(/\/\([^)]*\)/g, "").replace(/\[[^\]]+\]/g, param);
+  return route || "/";
+}
+
+/** Posts a server action as the browser does (from `page`, else a page that uses it, with the given Origin); the raw response. */
 export async function postAction(
   baseUrl: string,
-  opts: { page: string; file: string; name: string; args: unknown[]; cookie?: string; origin?: string },
+  opts: { page?: string; file: string; name: string; args: unknown[]; cookie?: string; origin?: string },
 ): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${baseUrl}${opts.page}`, {
+  const res = await fetch(`${baseUrl}${opts.page ?? actionPage(opts.file, opts.name)}`, {
     method: "POST",
     headers: {
       "Next-Action": actionId(opts.file, opts.name),

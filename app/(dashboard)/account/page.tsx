@@ -4,9 +4,14 @@ import { DeleteWorkspaceForm } from "@/components/account/delete-workspace-form"
 import { TwoFactorSettings } from "@/components/account/two-factor-settings";
 import { WorkspaceNameForm } from "@/components/account/workspace-name-form";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
-import { Badge, Card, PageHeader, Time, cx, ScrollTable } from "@/components/ui";
+import { InvitationsCard } from "@/components/teams/invitations-card";
+import { MembersCard } from "@/components/teams/members-card";
+import { Badge, Card, PageHeader, cx } from "@/components/ui";
 import { listAccountMembers } from "@/lib/accounts/accounts";
 import { requireSession } from "@/lib/auth/session";
+import { mailConfigured } from "@/lib/mail/mailer";
+import { listInvitations } from "@/lib/teams/invitations";
+import { can, ROLE_LABELS } from "@/lib/teams/roles";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -22,7 +27,7 @@ const FEATURES: { label: string; free: boolean }[] = [
 ];
 
 export default async function AccountPage() {
-  const { ctx, user, account } = await requireSession();
+  const { ctx, user, account, role } = await requireSession({ permission: "workspace.read" });
   const members = await listAccountMembers({ ctx });
   const enterprise = account.plan === "enterprise";
   return (
@@ -34,15 +39,25 @@ export default async function AccountPage() {
             Workspace
           </h2>
           <div className="mt-3">
-            <WorkspaceNameForm name={account.name} />
+            {can(role, "settings.manage") ? (
+              <WorkspaceNameForm name={account.name} />
+            ) : (
+              <p className="text-sm text-slate-900">
+                {account.name} <span className="text-slate-600">· your role: {ROLE_LABELS[role]}</span>
+              </p>
+            )}
           </div>
           <p className="mt-3 text-xs text-slate-500">
-            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700" data-testid="account-slug">{account.slug}</code>. An
-            API key for this workspace from the shell:{" "}
-            <code className="rounded bg-slate-100 px-1 py-0.5 break-all text-slate-700" data-testid="apikey-command">
-              npm run --silent apikey:create -- --email {user.email}
-            </code>
-            .
+            Workspace id <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-700" data-testid="account-slug">{account.slug}</code>.
+            {can(role, "apiKeys.manage") ? (
+              <>
+                {" "}An API key for this workspace from the shell:{" "}
+                <code className="rounded bg-slate-100 px-1 py-0.5 break-all text-slate-700" data-testid="apikey-command">
+                  npm run --silent apikey:create -- --account {account.slug}
+                </code>
+                .
+              </>
+            ) : null}
           </p>
         </Card>
 
@@ -88,48 +103,9 @@ export default async function AccountPage() {
           )}
         </Card>
 
-        <Card aria-labelledby="members-heading" className="overflow-hidden">
-          <div className="px-4 pt-4 sm:px-5">
-            <h2 id="members-heading" className="text-base font-semibold text-slate-900">
-              Members
-            </h2>
-            <p className="mt-1 text-sm text-slate-600">People who sign in to this workspace.</p>
-          </div>
-          <ScrollTable label="Members" className="mt-3">
-            <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="members-heading">
-              <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-2 sm:px-5">Member</th>
-                  <th scope="col" className="hidden px-4 py-2 sm:table-cell">Joined</th>
-                  <th scope="col" className="px-4 py-2">Last sign-in</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {members.map((m) => (
-                  <tr key={m.id} data-testid="member-row">
-                    <td className="px-4 py-3 sm:px-5">
-                      <span className="block font-medium text-slate-900">
-                        {m.name ?? m.email}
-                        {m.id === user.id ? (
-                          <span className="ml-2 align-middle">
-                            <Badge color="blue">You</Badge>
-                          </span>
-                        ) : null}
-                      </span>
-                      {m.name ? <span className="block break-all text-slate-500">{m.email}</span> : null}
-                    </td>
-                    <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 sm:table-cell">
-                      <Time value={m.createdAt} dateOnly />
-                    </td>
-                    <td className="px-4 py-3 whitespace-nowrap text-slate-600">
-                      <Time value={m.lastSignInAt} relative fallback="Never" />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        </Card>
+        <MembersCard members={members} you={user.id} role={role} />
+
+        {can(role, "members.manage") ? <InvitationsCard pending={await listInvitations({ ctx })} mailConfigured={mailConfigured()} /> : null}
 
         {user.passwordHash ? (
           <Card aria-labelledby="password-heading" className="p-5">
@@ -166,19 +142,21 @@ export default async function AccountPage() {
           <SignOutButton />
         </Card>
 
-        <Card aria-labelledby="delete-workspace-heading" className="p-5 ring-red-200">
-          <h2 id="delete-workspace-heading" className="text-base font-semibold text-red-700">
-            Delete workspace
-          </h2>
-          <p className="mt-1 text-sm text-slate-600">
-            Deletes this workspace and everything in it — trackables, location history, geofences, events, webhooks,
-            share links, API keys and every member&apos;s sign-in — at once and for good. Export it first (
-            <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">POST /api/v1/account/export</code>) to keep a copy.
-          </p>
-          <div className="mt-3">
-            <DeleteWorkspaceForm name={account.name} />
-          </div>
-        </Card>
+        {can(role, "workspace.delete") ? (
+          <Card aria-labelledby="delete-workspace-heading" className="p-5 ring-red-200">
+            <h2 id="delete-workspace-heading" className="text-base font-semibold text-red-700">
+              Delete workspace
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">
+              Deletes this workspace and everything in it — trackables, location history, geofences, events, webhooks,
+              share links, API keys, and the sign-in of every member who belongs to no other workspace — at once and for good. Export it first (
+              <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">POST /api/v1/account/export</code>) to keep a copy.
+            </p>
+            <div className="mt-3">
+              <DeleteWorkspaceForm name={account.name} />
+            </div>
+          </Card>
+        ) : null}
       </div>
     </>
   );

@@ -7,7 +7,7 @@ import { requireSession } from "@/lib/auth/session";
 export const metadata: Metadata = { title: "API keys" };
 
 export default async function ApiKeysPage() {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "apiKeys.manage" });
   const keys = await listApiKeys({ db: ctx.db, accountId: ctx.account.id });
   return (
     <>

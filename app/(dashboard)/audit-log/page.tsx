@@ -18,7 +18,7 @@ const one = (v: string | string[] | undefined) => (typeof v === "string" && v !=
 
 /** /audit-log?actorId=&action=&objectType=&from=&to=&cursor= — who changed what (GET /api/v1/audit-log), filters in the URL. */
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "auditLog.read" });
   const sp = await searchParams;
   const filters = { actorId: one(sp.actorId), action: one(sp.action), objectType: one(sp.objectType), from: one(sp.from), to: one(sp.to) };
   const cursor = one(sp.cursor);

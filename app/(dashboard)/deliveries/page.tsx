@@ -24,7 +24,7 @@ const one = (v: string | string[] | undefined) => (typeof v === "string" && v !=
 
 /** /deliveries?status=&event=&geofence=&webhook=&cursor= — the filters live in the URL, so every view is linkable. */
 export default async function DeliveriesPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "webhooks.manage" });
   const header = <PageHeader title="Deliveries" description="Every webhook sent by this account, with each attempt and the receiver's answer." />;
   if (!isEnterprise(ctx)) {
     return (

@@ -21,7 +21,7 @@ const one = (v: string | string[] | undefined) => (typeof v === "string" && v !=
 
 /** /events?trackableId=&geofenceId=&type=&from=&to=&cursor= — the event log (GET /api/v1/events), filters in the URL. */
 export default async function EventsPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "workspace.read" });
   const sp = await searchParams;
   const filters = { trackableId: one(sp.trackableId), geofenceId: one(sp.geofenceId), type: one(sp.type), from: one(sp.from), to: one(sp.to) };
   const cursor = one(sp.cursor);

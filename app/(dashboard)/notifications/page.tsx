@@ -13,7 +13,7 @@ const one = (v: string | string[] | undefined) => (typeof v === "string" && v !=
 
 /** /notifications?status=&rule=&channel=&cursor= — channels, rules and the log (its filters live in the URL). */
 export default async function NotificationsPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "notifications.manage" });
   const sp = await searchParams;
   const filters = { status: one(sp.status), rule: one(sp.rule), channel: one(sp.channel) };
   const data = await notificationsPage({ ctx, filters, cursor: one(sp.cursor) });

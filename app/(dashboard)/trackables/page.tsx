@@ -9,6 +9,7 @@ import { TrackableFormDialog } from "@/components/trackables/trackable-form-dial
 import { LiveRefresh } from "@/components/live/live-refresh";
 import { Alert, ButtonLink, Card, EmptyState, PageHeader, ScrollTable, Time } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
+import { can } from "@/lib/teams/roles";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
 import { ApiError } from "@/lib/http/errors";
@@ -24,7 +25,9 @@ const PAGE_SIZE = 25;
 const MAP_LIMIT = 1000;
 
 export default async function TrackablesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { ctx } = await requireSession();
+  const { ctx, role } = await requireSession({ permission: "workspace.read" });
+  // A viewer sees the list and the map without the buttons that would change them (the actions refuse them too).
+  const canWrite = can(role, "trackables.write");
   const params = await searchParams;
   const cursor = typeof params.cursor === "string" && params.cursor ? params.cursor : undefined;
   const now = new Date();
@@ -54,8 +57,8 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
     return (
       <>
         <PageHeader title="Trackables" description="Everything that reports its position to Fenceline." actions={<LiveRefresh scope="trackables" />} />
-        <FirstSteps ctx={ctx} />
-        <EmptyState title="No trackables yet" action={<TrackableFormDialog mode="create" />}>
+        {canWrite ? <FirstSteps ctx={ctx} /> : null}
+        <EmptyState title="No trackables yet" action={canWrite ? <TrackableFormDialog mode="create" /> : undefined}>
           <p>
             A trackable is a phone, a vehicle, a person or a parcel: anything that reports its position. Create one here;
             its page then shows the exact <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">curl</code> that
@@ -94,11 +97,11 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
         actions={
           <>
             <LiveRefresh scope="trackables" />
-            <TrackableFormDialog mode="create" />
+            {canWrite ? <TrackableFormDialog mode="create" /> : null}
           </>
         }
       />
-      <FirstSteps ctx={ctx} />
+      {canWrite ? <FirstSteps ctx={ctx} /> : null}
       {badCursor ? (
         <div className="mb-4">
           <Alert tone="info">That page link has expired; here is the first page.</Alert>
@@ -174,10 +177,12 @@ export default async function TrackablesPage({ searchParams }: { searchParams: P
                     <BatteryIndicator level={t.lastLocation?.battery} threshold={threshold} />
                   </td>
                   <td className="hidden px-4 py-3 md:table-cell">
-                    <div className="flex justify-end gap-2">
-                      <TrackableFormDialog mode="edit" size="sm" trackable={{ id: t.id, name: t.name, type: t.type }} />
-                      <DeleteTrackableButton id={t.id} name={t.name} />
-                    </div>
+                    {canWrite ? (
+                      <div className="flex justify-end gap-2">
+                        <TrackableFormDialog mode="edit" size="sm" trackable={{ id: t.id, name: t.name, type: t.type }} />
+                        <DeleteTrackableButton id={t.id} name={t.name} />
+                      </div>
+                    ) : null}
                   </td>
                 </tr>
               );

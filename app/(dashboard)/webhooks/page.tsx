@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Webhooks" };
 const DESCRIPTION = "Account endpoints that receive events from every geofence and trackable: signed JSON POSTs, retried on failure.";
 
 export default async function WebhooksPage() {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "webhooks.manage" });
   if (!isEnterprise(ctx)) {
     return (
       <>

@@ -24,3 +24,5 @@ export * from "./idempotency-keys";
 export * from "./motion";
 export * from "./account-exports";
 export * from "./audit-log";
+export * from "./memberships";
+export * from "./invitations";

@@ -17,7 +17,7 @@ import { getDelivery } from "@/lib/webhooks/delivery-history";
 export const metadata: Metadata = { title: "Delivery" };
 
 export default async function DeliveryPage({ params }: { params: Promise<{ deliveryId: string }> }) {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "webhooks.manage" });
   const { deliveryId } = await params;
   const back = (
     <Link href="/deliveries" className="text-sm text-slate-600 hover:text-slate-900">

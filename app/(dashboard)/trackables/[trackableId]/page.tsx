@@ -13,6 +13,7 @@ import { ImportPanel } from "@/components/trackables/import-panel";
 import { TripsPanel } from "@/components/trackables/trips-panel";
 import { Card } from "@/components/ui";
 import { requireSession } from "@/lib/auth/session";
+import { can } from "@/lib/teams/roles";
 import { env } from "@/lib/config/env";
 import { mapConfig } from "@/lib/config/map";
 import { importChoices } from "@/lib/imports/choices";
@@ -39,7 +40,7 @@ const RECENT_ROWS = 20;
 
 // Shared by the metadata and the page (one query per request).
 const loadTrackable = cache(async (trackableId: string) => {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "workspace.read" });
   return findOr404(trackableId, async (id) => ({ trackable: await getTrackable({ ctx, id }) }));
 });
 
@@ -49,7 +50,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function TrackablePage({ params, searchParams }: Props) {
-  const { ctx } = await requireSession();
+  const { ctx, role } = await requireSession({ permission: "workspace.read" });
   const { trackableId } = await params;
   const { trackable } = await loadTrackable(trackableId);
   const now = new Date();
@@ -87,7 +88,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
         <Link href="/trackables" className="text-sm font-medium text-slate-500 hover:text-slate-800">
           ← Trackables
         </Link>
-        <TrackableHeader trackable={trackable} status={status} latest={latest} threshold={threshold} />
+        <TrackableHeader trackable={trackable} status={status} latest={latest} threshold={threshold} canWrite={can(role, "trackables.write")} />
       </div>
 
       {/* Each column as tall as its own content: the track's card never stretches to the side panels' height. */}
@@ -122,7 +123,7 @@ export default async function TrackablePage({ params, searchParams }: Props) {
           {latest ? (
             <TripsPanel panel={motion} place={place} basePath={basePath} range={range} config={mapConfig()} name={trackable.name} geofenceNames={geofenceNames} />
           ) : null}
-          <ImportPanel trackableId={trackable.id} choices={importChoices()} />
+          {can(role, "imports.write") ? <ImportPanel trackableId={trackable.id} choices={importChoices()} /> : null}
         </div>
         <div className="min-w-0 space-y-6">
           {latest ? (
@@ -134,8 +135,9 @@ export default async function TrackablePage({ params, searchParams }: Props) {
             </Card>
           ) : null}
           <EventTimeline inside={inside.data} events={events.data} geofenceNames={geofenceNames} trackableId={trackable.id} />
-          <ConnectDevicePanel trackableId={trackable.id} appUrl={env().APP_URL} initialTokens={deviceTokens.data} />
-          <ShareLinksPanel trackableId={trackable.id} initialLinks={shareLinks.data} />
+          {/* A viewer sees neither device tokens nor share links: each is a way into the workspace's data. */}
+          {can(role, "deviceTokens.manage") ? <ConnectDevicePanel trackableId={trackable.id} appUrl={env().APP_URL} initialTokens={deviceTokens.data} /> : null}
+          {can(role, "shareLinks.manage") ? <ShareLinksPanel trackableId={trackable.id} initialLinks={shareLinks.data} /> : null}
         </div>
       </div>
 

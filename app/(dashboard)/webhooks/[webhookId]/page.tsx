@@ -18,7 +18,7 @@ export default async function WebhookPage({
   params: Promise<{ webhookId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "webhooks.manage" });
   const { webhookId } = await params;
   const { created } = await searchParams;
   const back = (

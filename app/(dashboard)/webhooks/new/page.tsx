@@ -9,7 +9,7 @@ import { isEnterprise } from "@/lib/dashboard/plan";
 export const metadata: Metadata = { title: "New webhook endpoint" };
 
 export default async function NewWebhookPage() {
-  const { ctx } = await requireSession();
+  const { ctx } = await requireSession({ permission: "webhooks.manage" });
   return (
     <>
       <Link href="/webhooks" className="text-sm text-slate-600 hover:text-slate-900">

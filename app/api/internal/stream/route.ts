@@ -6,5 +6,5 @@ import { dashboardStream } from "@/lib/stream/dashboard";
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
-  GET: withSession(({ req, ctx, userId }) => dashboardStream({ req, ctx, userId })),
+  GET: withSession(({ req, ctx, userId }) => dashboardStream({ req, ctx, userId }), { permission: "workspace.read" }),
 });

@@ -8,9 +8,9 @@ import { latestImport, startImport } from "@/lib/imports/imports";
 import { ImportQuery } from "@/lib/imports/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
-  GET: withSession(async ({ ctx, params }) => json({ data: await latestImport({ ctx, trackableId: pathId(params, "trackableId", "Trackable") }) })),
+  GET: withSession(async ({ ctx, params }) => json({ data: await latestImport({ ctx, trackableId: pathId(params, "trackableId", "Trackable") }) }), { permission: "workspace.read" }),
   POST: withSession(async ({ req, ctx, params }) => {
     const trackableId = pathId(params, "trackableId", "Trackable");
     return json(await startImport({ ctx, trackableId, req, query: parseQuery(req, ImportQuery) }), 202);
-  }),
+  }, { permission: "imports.write" }),
 });

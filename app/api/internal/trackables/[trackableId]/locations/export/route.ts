@@ -10,5 +10,5 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withSession(async ({ req, ctx, params }) => {
     const trackableId = pathId(params, "trackableId", "Trackable");
     return exportResponse(await exportLocations({ ctx, trackableId, query: parseQuery(req, LocationExportQuery) }));
-  }),
+  }, { permission: "workspace.read" }),
 });
