@@ -46,6 +46,10 @@ export type Post = { path: string; body?: string; headers?: Record<string, strin
 /**
  * `concurrency` keep-alive node:http clients on 127.0.0.1:`port` (one socket each: a cheap load generator) each
  * POSTing `make(i)` back to back for `seconds`; an answer whose status `ok` accepts counts as done (2xx by default).
+ * Client c sends i = c, c + concurrency, c + 2·concurrency…: with as many trackables as clients and the trackable
+ * picked by i modulo their number, each trackable is posted by one client, one request after the other, as a device
+ * sends (two posts of one trackable in flight at once would commit in either order, and a fix stored after a later
+ * one is a late fix that makes motion recompute).
  */
 export async function load(
   port: number,
@@ -78,15 +82,14 @@ export async function load(
   const latencies: number[] = [];
   let requests = 0;
   let errors = 0;
-  let i = 0;
   const started = performance.now();
   const end = started + opts.seconds * 1000;
   await Promise.all(
-    Array.from({ length: opts.concurrency }, async () => {
-      while (performance.now() < end) {
+    Array.from({ length: opts.concurrency }, async (_, client) => {
+      for (let i = client; performance.now() < end; i += opts.concurrency) {
         const t0 = performance.now();
         try {
-          if (ok(await send(make(i++)))) requests++;
+          if (ok(await send(make(i)))) requests++;
           else errors++;
         } catch {
           errors++;

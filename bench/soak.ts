@@ -1,0 +1,264 @@
+// A sustained soak: minutes of a mixed load at a share of the server's measured capacity, with webhook receivers and
+// open event streams, printing per minute what an operator watches (POST latency, POST → webhook, memory, queue age,
+// the streams' fan-out).
+// Usage: npx tsx bench/soak.ts [minutes=10] [share=0.7] [streamClients=1000]; with DATABASE_URL, on that Postgres
+// (a scratch database of its own), else the embedded database. BENCH_APP_DIR=<dir> serves another checkout's build.
+//
+// The mix, by request: 60 % Traccar Client's query form (/ingest/traccar, one fix, far from any fence), 25 % single
+// /api/v1 points that cross a 100 m circle geofence each time (in, out, in… : one geofence event a post, delivered to
+// a webhook receiver), 15 % /api/v1 batches of 20 fixes since the trackable's last (no crossing). First the same mix runs closed-loop
+// (16 keep-alive clients, 10 s) to measure the capacity in requests per second; the soak then sends `share` of it
+// open-loop (each request at its due time, whether or not the ones before were answered), so a slower server shows
+// as latency and queueing, not as a lower rate.
+// The streams: `streamClients` SSE connections to /api/v1/stream, each filtered to one probe trackable; every 5 s a
+// crossing post for it, and each client's frame for that event is timed from the post's answer.
+import { createParser } from "eventsource-parser";
+import { startServer } from "@/tests/harness/server";
+import { startReceiver } from "@/tests/support/receiver";
+import { benchAccount, benchApp, fmt, load, loadAverage, provisionKey, scratchDatabase, serverRssMb, type Post } from "./lib";
+
+const minutes = Number(process.argv[2] ?? 10);
+const share = Number(process.argv[3] ?? 0.7);
+const streamClients = Number(process.argv[4] ?? 1000);
+
+const FENCE = { latitude: 10, longitude: 10 };
+const inside = (i: number) => ({ latitude: FENCE.latitude + (i % 7) * 0.00005, longitude: FENCE.longitude });
+const outside = (i: number) => ({ latitude: FENCE.latitude + 0.01 + (i % 7) * 0.00005, longitude: FENCE.longitude });
+const quantile = (xs: number[], p: number) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+};
+
+async function main() {
+  const db = process.env.DATABASE_URL ? await scratchDatabase("fenceline_soak") : null;
+  const receiver = await startReceiver({ secret: "soak-secret" });
+  const app = await startServer({
+    appDir: benchApp(),
+    ...(db ? { databaseUrl: db.url } : {}),
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+      DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000",
+      STREAM_MAX_PER_KEY: String(streamClients + 10),
+      REDIS_URL: "",
+    },
+  });
+  const pid = app.process.pid!;
+  const streams: AbortController[] = [];
+  try {
+    // Trackables: 16 devices (Traccar), 16 crossing on the API, 16 batch senders, one probe for the streams.
+    const devices = await benchAccount(app, "soak-devices", 16);
+    const key = await provisionKey(app, "soak", "enterprise");
+    const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+    const api = async (path: string, body: unknown) => {
+      const res = await fetch(`${app.baseUrl}/api/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`POST ${path}: HTTP ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: string };
+    };
+    const make = async (n: number, name: string) => Promise.all(Array.from({ length: n }, async (_, i) => (await api("/trackables", { name: `${name} ${i}` })).id));
+    const crossers = await make(16, "crosser");
+    const batchers = await make(16, "batcher");
+    const [probe] = await make(1, "probe");
+    await api("/geofences", { name: "Soak", ...FENCE, radius: 100, notificationType: "webhook", webhookUrl: receiver.url, webhookSecret: "soak-secret" });
+
+    // Each crossing post is known by its trackable and fix time. Its answer and its webhook are timed apart (a webhook
+    // can come before the answer reaches this client) and paired at each minute's report.
+    const answeredAt = new Map<string, number>();
+    const deliveredAt = new Map<string, number>();
+    receiver.setResponder((r) => {
+      deliveredAt.set(`${r.json.beacon?.id}|${r.json.location?.timestamp}`, performance.now());
+      return { status: 200 };
+    });
+    /** Paired answer → arrival times (ms; 0 when the arrival came first), each pair taken out of both maps. */
+    const pair = (answered: Map<string, number>, arrived: Map<string, number>): number[] => {
+      const out: number[] = [];
+      for (const [k, t] of answered) {
+        const a = arrived.get(k);
+        if (a === undefined) continue;
+        out.push(Math.max(0, a - t));
+        answered.delete(k);
+        arrived.delete(k);
+      }
+      return out;
+    };
+    const clocks = new Map<string, number>();
+    const nextTime = (id: string) => {
+      // Strictly increasing per trackable, never ahead of now: each fix is new, none late.
+      const t = Math.max(Date.now(), (clocks.get(id) ?? 0) + 1);
+      clocks.set(id, t);
+      return new Date(t).toISOString();
+    };
+    const crossings = new Map<string, number>();
+    const crossing = (id: string): { body: unknown; key: string } => {
+      const n = (crossings.get(id) ?? 0) + 1;
+      crossings.set(id, n);
+      const timestamp = nextTime(id);
+      return { body: { ...(n % 2 === 1 ? inside(n) : outside(n)), accuracy: 5, timestamp }, key: `${id}|${timestamp}` };
+    };
+    // A buffered upload: 20 fixes spread evenly from just after the trackable's previous one to now (2 s apart when
+    // the batches come 40 s apart, closer when faster), so none is in the future and none is late.
+    const batch = (id: string) => {
+      const last = clocks.get(id) ?? Date.now() - 40_000;
+      const step = Math.max(1, (Date.now() - last) / 20);
+      clocks.set(id, last + 20 * step);
+      return { locations: Array.from({ length: 20 }, (_, k) => ({ ...outside(k), accuracy: 5, timestamp: new Date(last + (k + 1) * step).toISOString() })) };
+    };
+
+    // The i-th request of the mix (for the closed-loop capacity run and the soak alike).
+    const traccarPath = (i: number) => {
+      const p = outside(i);
+      return `/ingest/traccar?id=${devices.tokens[i % 16]}&lat=${p.latitude}&lon=${p.longitude}&timestamp=${Math.floor(Date.now() / 1000)}&accuracy=5`;
+    };
+    const mix = (i: number): Post & { key?: string } => {
+      const slot = i % 20;
+      if (slot < 12) return { path: traccarPath(i) };
+      if (slot < 17) {
+        const id = crossers[i % 16]!;
+        const c = crossing(id);
+        return { path: `/api/v1/trackables/${id}/locations`, body: JSON.stringify(c.body), headers, key: c.key };
+      }
+      const id = batchers[i % 16]!;
+      return { path: `/api/v1/trackables/${id}/locations`, body: JSON.stringify(batch(id)), headers };
+    };
+
+    const capacity = await load(Number(new URL(app.baseUrl).port), mix, { concurrency: 16, seconds: 10 });
+    const rate = capacity.perSecond * share;
+    console.log(
+      `soak: ${minutes} min at ${fmt(share * 100)} % of a measured ${fmt(capacity.perSecond)} requests/s (the mix, 16 clients, 10 s: p50 ${fmt(capacity.p50, 1)} ms) = ${fmt(rate)}/s, ` +
+        `${streamClients} stream clients, ${db ? "Postgres" : "embedded database"}, load average ${loadAverage()}`,
+    );
+    answeredAt.clear();
+    deliveredAt.clear();
+
+    // The streams, each filtered to the probe trackable; each client's frame is matched to the probe post by fix time.
+    const probeAnswered = new Map<string, number>();
+    const frames: { ts: string; at: number }[] = [];
+    let open = 0;
+    let streamErrors = 0;
+    const openStream = async () => {
+      const ac = new AbortController();
+      streams.push(ac);
+      try {
+        const res = await fetch(`${app.baseUrl}/api/v1/stream?trackableIds=${probe}&types=geofence.entry,geofence.exit`, { headers: { Authorization: `Bearer ${key}` }, signal: ac.signal });
+        if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+        open++;
+        const parser = createParser({
+          onEvent: (e) => {
+            const ts = (JSON.parse(e.data) as { location?: { timestamp?: string } }).location?.timestamp;
+            if (ts) frames.push({ ts, at: performance.now() });
+          },
+        });
+        const decoder = new TextDecoder();
+        for await (const chunk of res.body) parser.feed(decoder.decode(chunk, { stream: true }));
+      } catch {
+        if (!ac.signal.aborted) streamErrors++;
+      } finally {
+        if (!ac.signal.aborted) open--;
+      }
+    };
+    // Fifty at a time, as browsers coming back after a restart would.
+    for (let i = 0; i < streamClients; i++) {
+      void openStream();
+      if (i % 50 === 49) await new Promise((r) => setTimeout(r, 50));
+    }
+    const deadline = performance.now() + 30_000;
+    while (open < streamClients && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    console.log(`  ${open} of ${streamClients} streams open (${streamErrors} refused or failed)`);
+
+    // Open loop: request i is due at start + i / rate; per minute, what was answered and delivered in it.
+    const latencies: number[] = [];
+    let errors = 0;
+    // What failed, by kind of request and status ("batch 400"), so a bench error is told from a server one.
+    const failures = new Map<string, number>();
+    const fail = (what: string) => {
+      errors++;
+      failures.set(what, (failures.get(what) ?? 0) + 1);
+    };
+    const started = performance.now();
+    const end = started + minutes * 60_000;
+    const port = new URL(app.baseUrl).port;
+    const inFlight = new Set<Promise<void>>();
+    let probes = 0;
+    const probeLoop = (async () => {
+      while (performance.now() < end) {
+        await new Promise((r) => setTimeout(r, 5000));
+        const c = crossing(probe!);
+        const res = await fetch(`${app.baseUrl}/api/v1/trackables/${probe}/locations`, { method: "POST", headers, body: JSON.stringify(c.body) });
+        await res.arrayBuffer();
+        probeAnswered.set((c.body as { timestamp: string }).timestamp, performance.now());
+        probes++;
+      }
+    })();
+    let minute = 0;
+    const report = async (label?: string) => {
+      minute++;
+      const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+      const ages = [...metrics.matchAll(/^fenceline_jobs_oldest_queued_age_seconds\{[^}]*\} (\S+)$/gm)].map((m) => Number(m[1]));
+      const rss = serverRssMb(pid);
+      const webhookMs = pair(answeredAt, deliveredAt);
+      // Per probe post: every frame of it, timed from the post's answer; a probe is complete when every open stream got it.
+      const frameMs: number[] = [];
+      // (Posts answered in the last 2 s wait for the next report, their frames possibly still on the way.)
+      let complete = 0;
+      let probeCount = 0;
+      const done = new Set<string>();
+      for (const [ts, t] of probeAnswered) {
+        if (performance.now() - t < 2000) continue;
+        const got = frames.filter((f) => f.ts === ts);
+        for (const f of got) frameMs.push(Math.max(0, f.at - t));
+        if (got.length >= open) complete++;
+        probeCount++;
+        done.add(ts);
+        probeAnswered.delete(ts);
+      }
+      console.log(
+        `  ${label ?? `minute ${String(minute).padStart(2)}`}: ${fmt(latencies.length / 60)} req/s, POST p50 ${fmt(quantile(latencies, 0.5), 1)} ms p99 ${fmt(quantile(latencies, 0.99), 1)} ms, ${errors} errors${errors ? ` (${[...failures].map(([k, n]) => `${n} ${k}`).join(", ")})` : ""}; ` +
+          `POST → webhook p95 ${fmt(quantile(webhookMs, 0.95), 1)} ms (${webhookMs.length} delivered, ${answeredAt.size} awaited); RSS ${fmt(rss.total)} MB; ` +
+          `oldest queued job ${fmt(Math.max(0, ...ages), 2)} s; streams: ${open} open, frames p99 ${fmt(quantile(frameMs, 0.99), 1)} ms, max ${fmt(Math.max(0, ...frameMs), 1)} ms, ` +
+          `${complete} of ${probeCount} probes reached every stream; load average ${loadAverage()}`,
+      );
+      latencies.length = 0;
+      errors = 0;
+      failures.clear();
+      frames.splice(0, frames.length, ...frames.filter((f) => !done.has(f.ts)));
+    };
+    let nextReport = started + 60_000;
+    for (let i = 0; performance.now() < end; i++) {
+      const due = started + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (performance.now() >= nextReport) {
+        nextReport += 60_000;
+        await report();
+      }
+      const r = mix(i);
+      const t0 = performance.now();
+      const p = fetch(`http://127.0.0.1:${port}${r.path}`, { method: "POST", headers: r.headers, body: r.body })
+        .then(async (res) => {
+          await res.arrayBuffer();
+          latencies.push(performance.now() - t0);
+          if (!res.ok) fail(`${r.path.startsWith("/ingest") ? "traccar" : r.key ? "crossing" : "batch"} ${res.status}`);
+          else if (r.key) answeredAt.set(r.key, performance.now());
+        })
+        .catch((err: unknown) => fail(String((err as { cause?: { code?: string } }).cause?.code ?? err)))
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+    await Promise.all(inFlight);
+    await probeLoop;
+    await new Promise((r) => setTimeout(r, 2500));
+    await report("after the last post (the rate: its count ÷ 60)");
+    console.log(`  ${probes} probe posts; load average at the end ${loadAverage()}`);
+  } finally {
+    for (const s of streams) s.abort();
+    await app.stop();
+    await receiver.close();
+    await db?.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
