@@ -215,4 +215,39 @@ describe("several workspaces", () => {
     expect(account).toContain("Second fleet");
     expect(account).toContain("Delete workspace");
   });
+
+  it("a user's role holds in its own workspace only, and one workspace's objects are not found from another", async () => {
+    const owner = await signedUp("owner");
+    const user = await joined(owner, "viewer");
+    const page = await (await fetch(`${baseUrl()}/trackables`, { headers: { cookie: user.cookie } })).text();
+    const [own, team] = [...page.matchAll(/<option value="([0-9a-f-]{36})"/g)].map((m) => m[1]!);
+    const act = (name: string, args: unknown[], member: TestMember) =>
+      postAction(baseUrl(), { file: "lib/trackables/actions.ts", name, args, cookie: member.cookie }).then((r) => actionResult(r.text));
+    const switchTo = async (accountId: string) => expect(actionResult((await teamsAction("switchWorkspaceAction", [{ accountId }], user.cookie)).text).ok).toBe(true);
+
+    const teams = await trackable(owner, "Team van");
+    await switchTo(own!);
+    const mine = await trackable(user, "Own van");
+    expect(mine.ok).toBe(true);
+
+    // In the team's workspace the user is a viewer: no writes, whatever the object.
+    await switchTo(team!);
+    expect(await act("createTrackableAction", [{ name: "Sneaked in", type: "vehicle" }], user)).toMatchObject({ ok: false, code: "forbidden" });
+    expect(await act("updateTrackableAction", [{ id: teams.data.id, name: "Renamed", type: "vehicle" }], user)).toMatchObject({ ok: false, code: "forbidden" });
+    // In their own workspace they are the owner, and the team's objects do not exist there: owning one workspace gives
+    // nothing in another.
+    await switchTo(own!);
+    for (const [name, args] of [
+      ["updateTrackableAction", [{ id: teams.data.id, name: "Renamed", type: "vehicle" }]],
+      ["setTrackingAction", [{ id: teams.data.id, tracking: "paused" }]],
+      ["deleteTrackableAction", [{ id: teams.data.id }]],
+    ] as const) {
+      expect(await act(name, [...args], user), name).toMatchObject({ ok: false, code: "not_found" });
+    }
+    // The same the other way: the team's owner does not reach the user's own workspace's trackable.
+    expect(await act("deleteTrackableAction", [{ id: mine.data.id }], owner)).toMatchObject({ ok: false, code: "not_found" });
+    const teamPage = await (await fetch(`${baseUrl()}/trackables`, { headers: { cookie: owner.cookie } })).text();
+    expect(teamPage).toContain("Team van");
+    expect(teamPage).not.toContain("Own van");
+  });
 });
