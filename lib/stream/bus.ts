@@ -33,8 +33,8 @@ export interface Frame {
   notice?: true;
 }
 
-/** What a change notice is about (its frame's type). */
-export type NoticeKind = "delivery" | "trackable" | "geofence";
+/** What a change notice is about (its frame's type); "member": a member left the workspace (data: `{"userId"}`). */
+export type NoticeKind = "delivery" | "trackable" | "geofence" | "member";
 
 export type FrameListener = (frames: readonly Frame[]) => void;
 
@@ -192,8 +192,8 @@ function publish(committed: readonly RecordedEvent[], live: readonly RecordedEve
  * After a commit that changed something the dashboard shows live but records no event for: a notice to the account's
  * streams on this server and, like the events' frames, on the others.
  */
-export function publishNotice(accountId: string, kind: NoticeKind, trackableId: string | null = null): void {
-  const frame: Frame = { type: kind, trackableId: trackableId ?? "", geofenceId: null, eventId: null, cursor: null, data: "{}", notice: true };
+export function publishNotice(accountId: string, kind: NoticeKind, trackableId: string | null = null, data: Record<string, string> = {}): void {
+  const frame: Frame = { type: kind, trackableId: trackableId ?? "", geofenceId: null, eventId: null, cursor: null, data: JSON.stringify(data), notice: true };
   deliver(accountId, [frame]);
   if (bus().sql) notifyFrames(accountId, [frame]);
 }

@@ -71,14 +71,18 @@ export async function dashboardStream({ req, ctx, userId }: { req: Request; ctx:
       slot,
       headers: SSE_HEADERS,
       label: `the dashboard of account ${ctx.account.id}`,
-      body: (channel) => listen(channel, ctx.account.id, scope, trackableId),
+      body: (channel) => listen(channel, ctx.account.id, userId, scope, trackableId),
     }),
   );
 }
 
-/** Sends a `change` frame for each batch of frames that concerns the page, once listening (`ready`). */
-function listen(channel: SseChannel, accountId: string, scope: LiveScope, trackableId: string | undefined): void {
+/**
+ * Sends a `change` frame for each batch of frames that concerns the page, once listening (`ready`). The user's removal
+ * from the workspace ends the stream at once, on whichever server it is open.
+ */
+function listen(channel: SseChannel, accountId: string, userId: string, scope: LiveScope, trackableId: string | undefined): void {
   subscribe(accountId, (frames) => {
+    if (frames.some((f) => f.notice && f.type === "member" && (JSON.parse(f.data) as { userId?: string }).userId === userId)) return channel.end();
     // One frame per batch, naming its kinds: the page re-reads everything anyway.
     const types = [...new Set(frames.filter((f) => concerns(scope, trackableId, f)).map((f) => f.type))];
     if (types.length > 0) channel.write(`event: change\ndata: ${JSON.stringify({ types })}\n\n`);

@@ -42,6 +42,8 @@ export interface SseChannel {
   onClose(undo: () => void): void;
   /** Ends the stream as failed: logged, and the connection dropped (the client reconnects). */
   fail(err: unknown): void;
+  /** Ends the stream cleanly (the client reconnects after `retry`, as whoever it then is). */
+  end(): void;
 }
 
 /**
@@ -100,6 +102,9 @@ export function openSse({
         fail(err) {
           log.error(`[stream] the stream of ${label} failed`, err);
           close("destroy");
+        },
+        end() {
+          close("end");
         },
       };
       channel.write("retry: 2000\n\n");

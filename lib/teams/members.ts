@@ -4,6 +4,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
 import { memberships, users, type MembershipRow } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/http/errors";
+import { publishNotice } from "@/lib/stream/bus";
 import type { ChangeRoleInput } from "./schemas";
 import { createWorkspace } from "./workspaces";
 
@@ -62,6 +63,8 @@ export async function removeMember({ ctx, userId }: { ctx: Ctx; userId: string }
     }
     await audit(tx, { action: "member.removed", objectType: "member", objectId: userId, before: { email: user!.email, role: before.role } });
   });
+  // Their live pages' streams of this workspace end now, not at their next request.
+  publishNotice(ctx.account.id, "member", null, { userId });
 }
 
 /** Makes another member the owner; the current owner (ctx's actor) becomes an admin. */

@@ -4,6 +4,7 @@ import { postAction, signIn } from "../harness/dashboard";
 import { startServer, type TestServer } from "../harness/server";
 import { actionResult, invite, joined, signedUp, teamsAction, type TestMember } from "../harness/teams";
 import { startSmtpCapture } from "../support/smtp";
+import { openSse } from "../support/sse";
 
 // Invitations, roles, removal and ownership through the dashboard's actions against the built server and its database.
 
@@ -121,7 +122,16 @@ describe("members", () => {
     const teamSlug = await slugOf(owner);
     expect(await slugOf(other)).toBe(teamSlug);
 
-    expect(actionResult((await teamsAction("removeMemberAction", [{ userId: otherId }], admin.cookie)).text).ok).toBe(true);
+    // A live page of the workspace is open: its stream ends with the removal, not at the member's next request.
+    const live = await openSse(`${baseUrl()}/api/internal/stream?scope=trackables`, { cookie: other.cookie });
+    try {
+      expect(live.status).toBe(200);
+      await live.until(() => live.frames.some((f) => f.event === "ready"), 10_000, "the ready frame");
+      expect(actionResult((await teamsAction("removeMemberAction", [{ userId: otherId }], admin.cookie)).text).ok).toBe(true);
+      await live.until(() => live.ended, 5_000, "the stream's end");
+    } finally {
+      live.close();
+    }
     // The same cookie, the very next request: another (new, own) workspace.
     const after = await slugOf(other);
     expect(after).toBeDefined();
