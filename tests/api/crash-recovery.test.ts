@@ -41,7 +41,7 @@ async function deliveriesOf(a: TestAccount, trackableId: string) {
   }
 }
 
-it("a crash loop (5 × kill -9 while ≥ 100 deliveries retry) loses no delivery, and the history tells the truth", async () => {
+it("a crash loop (3 × kill -9 while ≥ 100 deliveries retry) loses no delivery, and the history tells the truth", async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-crash-loop-"));
   const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS: "1500,1500", WEBHOOK_TIMEOUT_MS: "30000" };
   // The receiver fails the first two requests of each delivery that it answered (a request whose sender died before
@@ -72,7 +72,7 @@ it("a crash loop (5 × kill -9 while ≥ 100 deliveries retry) loses no delivery
     await receiver.waitFor(100, 30_000);
     let kills = 0;
     let retryingAtFirstKill = 0;
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       await sleep(1000 + Math.floor(Math.random() * 1500));
       if (i === 0) retryingAtFirstKill = 120 - accepted().size;
       await servers.at(-1)!.kill();
@@ -81,7 +81,7 @@ it("a crash loop (5 × kill -9 while ≥ 100 deliveries retry) loses no delivery
       servers.push(next);
       useServer(next);
     }
-    expect(kills).toBeGreaterThanOrEqual(5);
+    expect(kills).toBeGreaterThanOrEqual(3);
     expect(retryingAtFirstKill).toBeGreaterThanOrEqual(100);
 
     // Let the last server finish: on Postgres the killed servers' running jobs come back when their leases expire.
@@ -191,7 +191,7 @@ while (<STDIN>) {
 1 while waitpid(-1, 1) > 0;
 `;
 
-it.skipIf(!PRCTL[process.arch])("kill -9 of the whole process group, then an immediate start: the new server opens the database at the first try, 4 times in a row", async () => {
+it.skipIf(!PRCTL[process.arch])("kill -9 of the whole process group, then an immediate start: the new server opens the database at the first try, twice in a row", async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-crash-restart-"));
   const port = await freePort();
   let output = "";
@@ -223,7 +223,7 @@ it.skipIf(!PRCTL[process.arch])("kill -9 of the whole process group, then an imm
   try {
     pid = await start();
     await healthy(pid);
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 2; i++) {
       const holder = readEmbeddedLock(dataDir)!;
       expect(holder.ownerPid).toBe(pid);
       process.kill(-pid, "SIGKILL");
