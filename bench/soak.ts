@@ -139,10 +139,12 @@ async function main() {
     const openStream = async () => {
       const ac = new AbortController();
       streams.push(ac);
+      let counted = false;
       try {
         const res = await fetch(`${app.baseUrl}/api/v1/stream?trackableIds=${probe}&types=geofence.entry,geofence.exit`, { headers: { Authorization: `Bearer ${key}` }, signal: ac.signal });
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
         open++;
+        counted = true;
         const parser = createParser({
           onEvent: (e) => {
             const ts = (JSON.parse(e.data) as { location?: { timestamp?: string } }).location?.timestamp;
@@ -154,7 +156,8 @@ async function main() {
       } catch {
         if (!ac.signal.aborted) streamErrors++;
       } finally {
-        if (!ac.signal.aborted) open--;
+        // Only a stream that opened counts down: a refused one never counted up.
+        if (counted && !ac.signal.aborted) open--;
       }
     };
     // Fifty at a time, as browsers coming back after a restart would.
