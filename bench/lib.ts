@@ -129,13 +129,14 @@ const batchClocks = new WeakMap<object, number[]>();
 /**
  * The i-th request's batch for `trackables` (the request goes to trackables[i % length]), as a phone's buffered upload
  * sends it: each fix stamped BATCH_FIX_SECONDS after the one before, the trackable's clock carried on from its previous
- * batch across runs (the same `trackables` array), starting two days ago so no fix lies in the future. Without stamps
- * the API would give all 100 points the time of receipt, 1.1 km covered in no time, which motion reads as a jump.
+ * batch across runs (the same `trackables` array), starting thirty days ago so no fix lies in the future (a batch moves
+ * its trackable's clock on by 200 s: two days lasted a few runs, then every post was refused). Without stamps the API
+ * would give all 100 points the time of receipt, 1.1 km covered in no time, which motion reads as a jump.
  */
 export function timedBatchOf(trackables: readonly string[], track: "continuous" | "restart") {
   let clocks = batchClocks.get(trackables);
   if (!clocks) batchClocks.set(trackables, (clocks = trackables.map(() => 0)));
-  const start = Date.now() - 48 * 3600_000;
+  const start = Date.now() - 30 * 24 * 3600_000;
   return (i: number) => {
     const t = i % trackables.length;
     const visit = clocks[t]!++;

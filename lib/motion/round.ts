@@ -35,7 +35,8 @@ const NEVER = -62135596800000;
 // and newest id of the fixes stored after that (null when none). The fixes between the trailing watermark and the
 // state's `taken` id were all taken in when their count is still the state's `above`: then only later ids are new, so
 // a buffered upload (hours of fixes with ids of one moment) is read once, not again by every round within the trail.
-// Any other count (a fix committed late among them) falls back to everything above the watermark.
+// Any other count (a fix committed late among them) falls back to everything above the watermark. `offset 0` keeps the
+// planner from copying the count into the next lateral's index condition: counted twice, it was most of a round's reads.
 const NEW_FIXES = `select s.trackable_id as "trackableId", t.motion, s.motion_state as "state", k.since, ${ms("n.earliest")} as "earliestMs", n.newest
   from trackable_states s
   join trackables t on t.id = s.trackable_id
@@ -43,7 +44,7 @@ const NEW_FIXES = `select s.trackable_id as "trackableId", t.motion, s.motion_st
   cross join lateral (
     select case when w.taken is not null and w.taken > w.seen and (select count(*) from locations l
         where l.trackable_id = s.trackable_id and l.id > w.seen and l.id <= w.taken) = (s.motion_state->>'above')::bigint
-      then w.taken else w.seen end as since) k
+      then w.taken else w.seen end as since offset 0) k
   cross join lateral (
     select min(l.timestamp) as earliest, max(l.id::text) as newest from locations l
     where l.trackable_id = s.trackable_id and l.id > k.since) n
