@@ -100,6 +100,12 @@ async function main() {
         nodeArgs: benchNodeArgs(),
       })
     : null;
+  if (offDb) {
+    // Without motion, nothing announces fixes to it either: its trigger on locations is part of what motion costs.
+    const offSql = postgres(offDb.url, { max: 1, onnotice: () => {} });
+    await offSql.unsafe("drop trigger if exists locations_motion_inbox on locations");
+    await offSql.end();
+  }
   try {
     const plain = await benchAccount(app, "bench-plain", concurrency);
     const fenced = await benchAccount(app, "bench-fenced", concurrency);

@@ -14,59 +14,45 @@ import { serializeTrip } from "./serialize";
 import { lowerLimit, SpeedTracker, type SpeedEpisode, type SpeedState } from "./speed";
 import type { MotionState } from "./state";
 
-// Motion's part of an evaluation round, in the round's transaction and under its locks on the trackables: finds each
-// trackable's fixes stored since motion last looked (by id, which is insertion order, so a late fix counts too) and
-// resumes segmentation from where the last round left it (trackable_states.motion_state: the open trip's measures and
-// recent track), so a round reads the fixes since then and not the whole open trip. A fix older than that point, or
-// changed settings, make the round recompute from the last stop before its earliest new fix instead (segment.ts
-// resumes from a stop exactly). Either way the stored trips and stops from the resume point on are replaced, and
-// trip.started, trip.ended and speed.exceeded go out once each: a trip that a recompute keeps keeps its id and its
-// sent flags, and an episode its key.
-
-/**
- * Ids are made by the app servers and commit in any order within a short while: the watermark trails the newest id
- * seen by this long, so a fix committed late with a slightly older id is still found (recomputing is idempotent).
- */
-const WATERMARK_TRAIL_MS = 10_000;
+// Motion's part of an evaluation round, in the round's transaction and under its locks on the trackables: takes each
+// trackable's rows of motion_inbox (added, committed with them, by every statement that stores locations: see
+// lib/db/schema/motion.ts), which say that fixes came and the earliest time among them, and resumes segmentation from
+// where the last round left it (trackable_states.motion_state: the open trip's measures and recent track), so a round
+// reads the fixes since then and not the whole open trip. A fix older than that point, or changed settings, make the
+// round recompute from the last stop before its earliest new fix instead (segment.ts resumes from a stop exactly).
+// Either way the stored trips and stops from the resume point on are replaced, and trip.started, trip.ended and
+// speed.exceeded go out once each: a trip that a recompute keeps keeps its id and its sent flags, and an episode its key.
 
 const NEVER = -62135596800000;
 
-// One row per trackable: its motion settings and state, where its new fixes begin (`since`), and the earliest timestamp
-// and newest id of the fixes stored after that (null when none). The fixes between the trailing watermark and the
-// state's `taken` id were all taken in when their count is still the state's `above`: then only later ids are new, so
-// a buffered upload (hours of fixes with ids of one moment) is read once, not again by every round within the trail.
-// Any other count (a fix committed late among them) falls back to everything above the watermark. `offset 0` keeps the
-// planner from copying the count into the next lateral's index condition: counted twice, it was most of a round's reads.
-const NEW_FIXES = `select s.trackable_id as "trackableId", t.motion, s.motion_state as "state", k.since, ${ms("n.earliest")} as "earliestMs", n.newest
-  from trackable_states s
-  join trackables t on t.id = s.trackable_id
-  cross join lateral (select coalesce(s.motion_seen_id, '00000000-0000-0000-0000-000000000000'::uuid) as seen, (s.motion_state->>'taken')::uuid as taken) w
-  cross join lateral (
-    select case when w.taken is not null and w.taken > w.seen and (select count(*) from locations l
-        where l.trackable_id = s.trackable_id and l.id > w.seen and l.id <= w.taken) = (s.motion_state->>'above')::bigint
-      then w.taken else w.seen end as since offset 0) k
-  cross join lateral (
-    select min(l.timestamp) as earliest, max(l.id::text) as newest from locations l
-    where l.trackable_id = s.trackable_id and l.id > k.since) n
-  where s.trackable_id = any($1::uuid[])`;
+// Takes the trackables' inbox rows: one row per trackable that has some, with its motion settings and state, the
+// earliest time the rows announce and the trackable's newest fix id now (the index's last entry). Rows committed after
+// this statement wait for the next round, and so do fixes above that id.
+const NEW_FIXES = `with taken as (
+    delete from motion_inbox where trackable_id = any($1::uuid[]) returning trackable_id, earliest
+  ), fresh as (
+    select trackable_id, min(earliest) as earliest from taken group by trackable_id
+  )
+  select f.trackable_id as "trackableId", t.motion, s.motion_state as "state", ${ms("f.earliest")} as "earliestMs",
+    (select l.id from locations l where l.trackable_id = f.trackable_id order by l.id desc limit 1) as newest
+  from fresh f
+  join trackables t on t.id = f.trackable_id
+  join trackable_states s on s.trackable_id = f.trackable_id`;
 
 // Each window, one row per trackable: the fixes from its start and the trips and speed episodes stored from there (what
 // the round replaces). A window resumed from the stored state gives its bounds; any other starts at the last stop
-// confirmed before the earliest new fix (none: from the first fix). Fixes above the newest id of NEW_FIXES wait for the
-// next round. `above` counts, in the same snapshot as the fixes, those above the new watermark that the state will
-// have taken in: the window's, and the ones at or below `since` (taken in before).
+// confirmed before the earliest new fix (none: from the first fix). Fixes above NEW_FIXES's newest id wait for the
+// round that takes their own inbox row (one committed between the two statements, with an id below it, is read now
+// and announced again: the next round finds it older than its state and recomputes, which changes nothing).
 const WINDOWS = `select v.id as "trackableId", ${ms("s.started_at")} as "stopStartedMs", s.latitude, s.longitude, ${ms("s.anchor_at")} as "anchorMs",
     (select json_agg(json_build_array(l.id, l.latitude, l.longitude, l.accuracy, l.speed, ${ms("l.timestamp")}) order by l.timestamp, l.id)
       from locations l where l.trackable_id = v.id and l.id <= v.newest and l.timestamp >= coalesce(v.fixes_from, s.anchor_at, '-infinity'::timestamptz)) as fixes,
-    (select count(*) from locations l where l.trackable_id = v.id and l.id > v.seen and l.id <= v.newest
-      and (l.id <= v.since or l.timestamp >= coalesce(v.fixes_from, s.anchor_at, '-infinity'::timestamptz)))::int as above,
     (select json_agg(json_build_array(p.id, ${ms("p.started_at")}, ${ms("coalesce(p.ended_at, p.last_fix_at)")}, p.started_sent, p.ended_sent) order by p.started_at)
       from trips p where p.trackable_id = v.id and p.started_at >= coalesce(v.trips_from, s.anchor_at, '-infinity'::timestamptz)) as trips,
     (select json_agg(${ms("e.started_at")})
       from speed_episodes e where e.trackable_id = v.id and e.started_at >= coalesce(v.episodes_from, s.anchor_at, '-infinity'::timestamptz)) as episodes
-  from unnest($1::uuid[], $2::text[]::timestamptz[], $3::text[]::timestamptz[], $4::text[]::timestamptz[], $5::text[]::timestamptz[],
-      $6::uuid[], $7::uuid[], $8::uuid[])
-    as v(id, earliest, fixes_from, trips_from, episodes_from, since, seen, newest)
+  from unnest($1::uuid[], $2::text[]::timestamptz[], $3::text[]::timestamptz[], $4::text[]::timestamptz[], $5::text[]::timestamptz[], $6::uuid[])
+    as v(id, earliest, fixes_from, trips_from, episodes_from, newest)
   left join lateral (
     select started_at, latitude, longitude, anchor_at from stops
     where v.fixes_from is null and trackable_id = v.id and anchor_at < v.earliest order by anchor_at desc limit 1) s on true`;
@@ -75,19 +61,17 @@ const DELETE_TRIPS = `delete from trips p using unnest($1::uuid[], $2::text[]::t
   where p.trackable_id = v.id and p.started_at >= v.since`;
 const DELETE_STOPS = `delete from stops p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
   where p.trackable_id = v.id and p.anchor_at >= v.since`;
-// A state of null (SQL) keeps the stored one (the window had no usable fix); JSON null clears it.
-const SAVE_WATERMARKS = `update trackable_states s set motion_seen_id = v.seen,
-    motion_state = case when v.state is null then s.motion_state else nullif(v.state::jsonb, 'null'::jsonb) end
-  from unnest($1::uuid[], $2::uuid[], $3::text[]) as v(id, seen, state) where s.trackable_id = v.id`;
+// The states the round changed (one it has no entry for stands: the window had no usable fix); JSON null clears it.
+const SAVE_STATES = `update trackable_states s set motion_state = nullif(v.state::jsonb, 'null'::jsonb)
+  from unnest($1::uuid[], $2::text[]) as v(id, state) where s.trackable_id = v.id`;
 
-type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; state: MotionState | null; since: string; earliestMs: number | null; newest: string | null };
+type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; state: MotionState | null; earliestMs: number; newest: string | null };
 type WindowRow = {
   trackableId: string;
   stopStartedMs: number | null;
   latitude: number | null;
   longitude: number | null;
   anchorMs: number | null;
-  above: number;
   fixes: Array<[id: string, latitude: number, longitude: number, accuracy: number | null, speed: number | null, timestampMs: number]> | null;
   trips: Array<[id: string, startedMs: number, endMs: number, startedSent: boolean, endedSent: boolean]> | null;
   episodes: number[] | null;
@@ -108,13 +92,6 @@ export interface MotionRound {
  * episodes), so bench/throughput.ts can weigh what motion costs ingest against a server without it.
  */
 const MOTION_OFF = process.env.FENCELINE_BENCH_NO_MOTION === "1";
-
-/** A UUID below every UUIDv7 made at or after `msecs` (the watermark's form). */
-function idAt(msecs: number): string {
-  const hex = Math.max(0, Math.floor(msecs)).toString(16).padStart(12, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
-}
-const msOfId = (id: string): number => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
 
 /** The trackable's accuracy limit for motion: the strictest maxAccuracy of the geofences that apply to it, else 100 m. */
 function accuracyLimit(af: AccountFences, trackableId: string): number {
@@ -140,16 +117,14 @@ interface Plan {
   basis: string;
   /** The stored state when every new fix comes at or after its point and the settings are the same. */
   resume: MotionState | null;
-  /** The trailing watermark this round saves (see WATERMARK_TRAIL_MS). */
-  seen: string;
-  /** Where this round's new fixes began, and the newest of them: the round takes in every fix up to it. */
-  since: string;
+  /** The trackable's newest fix id when its inbox rows were taken: the round takes in every fix up to it. */
   newest: string;
 }
 
 /**
- * Motion for the round's trackables (see the module comment). Reads with two statements (the second only when some
- * trackable has new fixes); the writes are issued, not awaited: the round awaits them with its own.
+ * Motion for the round's trackables (see the module comment). Takes their inbox rows and reads with two statements
+ * (the second only when some trackable has new fixes); the writes are issued, not awaited: the round awaits them
+ * with its own.
  */
 export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise<MotionRound> {
   const events = new Map<string, ProducedEvent[]>();
@@ -165,7 +140,8 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     },
   };
   if (trackables.length === 0 || MOTION_OFF) return round;
-  const fresh = (await queryRows<NewFixesRow>(tx, NEW_FIXES, [trackables.map((t) => t.id)])).filter((r) => r.earliestMs !== null && r.newest !== null);
+  // A trackable whose announced fixes are all gone (deleted since) has nothing to take in.
+  const fresh = (await queryRows<NewFixesRow>(tx, NEW_FIXES, [trackables.map((t) => t.id)])).filter((r): r is NewFixesRow & { newest: string } => r.newest !== null);
   if (fresh.length === 0) return round;
   const byId = new Map(trackables.map((t) => [t.id, t]));
   const plans = new Map<string, Plan>();
@@ -175,8 +151,8 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     const af = await accountFences(tx, owner.accountId, owner.geofencesVersion);
     const accuracy = accuracyLimit(af, owner.id);
     const basis = JSON.stringify([settings, accuracy]);
-    const resume = row.state !== null && row.state.basis === basis && row.earliestMs! >= row.state.at ? row.state : null;
-    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, seen: idAt(msOfId(row.newest!) - WATERMARK_TRAIL_MS), since: row.since, newest: row.newest! });
+    const resume = row.state !== null && row.state.basis === basis && row.earliestMs >= row.state.at ? row.state : null;
+    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, newest: row.newest });
   }
   /** A bound of each resumed window (null for the others: they start at the stop the query finds). */
   const bound = (pick: (s: MotionState) => number) =>
@@ -186,13 +162,11 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     });
   const windows = await queryRows<WindowRow>(tx, WINDOWS, [
     fresh.map((r) => r.trackableId),
-    fresh.map((r) => iso(r.earliestMs!)),
+    fresh.map((r) => iso(r.earliestMs)),
     bound((s) => s.at),
     bound(tripsFrom),
     bound((s) => Math.min(s.at, s.speed.startedAt ?? s.at)),
-    fresh.map((r) => plans.get(r.trackableId)!.since),
-    fresh.map((r) => plans.get(r.trackableId)!.seen),
-    fresh.map((r) => plans.get(r.trackableId)!.newest),
+    fresh.map((r) => r.newest),
   ]);
 
   const tripRows: (typeof tripsTable.$inferInsert)[] = [];
@@ -202,13 +176,13 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
   const deleteStops: [string, string][] = [];
   const states = new Map<string, MotionState | null>();
   for (const w of windows) {
-    const { owner: t, af, settings, accuracy, basis, resume, newest } = plans.get(w.trackableId)!;
+    const { owner: t, af, settings, accuracy, basis, resume } = plans.get(w.trackableId)!;
     const raw: Fix[] = (w.fixes ?? []).map(([id, latitude, longitude, accuracy, speed, timeMs]) => ({ id, latitude, longitude, accuracy, speed, time: timeMs }));
     const fixes = usableFixes(raw, accuracy);
     round.read += raw.length;
     if (fixes.length === 0) {
       // Nothing usable: a resumed state stands as it was, after these fixes too.
-      if (resume && raw.length > 0) states.set(t.id, { ...resume, at: Math.max(resume.at, after(raw)), taken: newest, above: w.above });
+      if (resume && raw.length > 0) states.set(t.id, { ...resume, at: Math.max(resume.at, after(raw)) });
       continue;
     }
 
@@ -236,7 +210,7 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     const inside = limited && af.speedLimits.size > 0 ? containing(af, t.id, fixes) : null;
     const speed = new SpeedTracker(settings.speedMinDuration, speedFrom);
 
-    // The state saved for the next round stands after every fix of the window: the next round reads only later ids.
+    // The state saved for the next round stands after every fix of the window.
     const found: SpeedEpisode[] = [];
     fixes.forEach((f, i) => {
       if (i >= skip) seg.push(f);
@@ -245,7 +219,7 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
       if (e) found.push(e);
     });
     const open = seg.state();
-    states.set(t.id, open === null ? null : { at: after(raw), basis, open, speed: speed.state(), taken: newest, above: w.above });
+    states.set(t.id, open === null ? null : { at: after(raw), basis, open, speed: speed.state() });
     const { trips, stops } = seg.finish();
 
     // Trips the recompute keeps (overlapping a stored one, in order) keep its id and what was sent for it.
@@ -304,15 +278,12 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
   const column = <T>(rows: readonly T[][], i: number) => rows.map((r) => r[i]);
   // Every value travels as text and is cast in SQL (as lib/db/bulk does): one statement text for any row count.
   const text = (rows: readonly unknown[][], i: number) => rows.map((r) => (r[i] === null ? null : String(r[i])));
-  const saves = fresh.map((r) => {
-    const id = r.trackableId;
-    return [id, plans.get(id)!.seen, states.has(id) ? JSON.stringify(states.get(id)) : null];
-  });
+  const saves = [...states].map(([id, state]) => [id, JSON.stringify(state)]);
   // Issued in this order on the transaction's connection: the window's old rows go before the new ones come in.
   round.writes.push(
     queryRows(tx, DELETE_TRIPS, [column(deleteTrips, 0), column(deleteTrips, 1)]),
     queryRows(tx, DELETE_STOPS, [column(deleteStops, 0), column(deleteStops, 1)]),
-    queryRows(tx, SAVE_WATERMARKS, [column(saves, 0), column(saves, 1), column(saves, 2)]),
+    queryRows(tx, SAVE_STATES, [column(saves, 0), column(saves, 1)]),
   );
   if (tripRows.length > 0) round.writes.push(insertUnnested(tx, tripsTable, tripRows));
   if (stopRows.length > 0) round.writes.push(queryRows(tx, INSERT_STOPS, STOP_COLUMNS.map((_, i) => text(stopRows, i))));

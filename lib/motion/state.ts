@@ -10,10 +10,4 @@ export interface MotionState {
   basis: string;
   open: OpenSegment;
   speed: SpeedState;
-  /**
-   * The newest fix id taken in, and how many fixes with ids between the trailing watermark (motion_seen_id) and it
-   * were taken in: while that count holds, no fix committed late among them and the next round reads only later ids.
-   */
-  taken?: string;
-  above?: number;
 }

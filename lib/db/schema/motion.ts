@@ -71,5 +71,21 @@ export const speedEpisodes = pgTable(
   (t) => [primaryKey({ columns: [t.trackableId, t.startedAt] })],
 );
 
+// What motion has not yet taken in: each statement that stores locations adds a row per trackable (a trigger on
+// locations, migration 0027), committed with the fixes, and the evaluation round deletes the rows it takes. A fix
+// committed late, whatever its id or time, brings its row with it, so a round never searches the history for new fixes.
+export const motionInbox = pgTable(
+  "motion_inbox",
+  {
+    trackableId: uuid("trackable_id").notNull().references(() => trackables.id, { onDelete: "cascade" }),
+    // The statement's earliest fix time of the trackable.
+    earliest: ts("earliest").notNull(),
+  },
+  (t) => [
+    // The round takes a trackable's rows.
+    index("motion_inbox_trackable_idx").on(t.trackableId),
+  ],
+);
+
 export type TripRow = typeof trips.$inferSelect;
 export type StopRow = typeof stops.$inferSelect;

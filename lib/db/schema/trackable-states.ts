@@ -20,8 +20,6 @@ export const trackableStates = pgTable(
     lastSeenAt: ts("last_seen_at"),
     // Battery of the newest evaluated location that reported one (battery.low fires on the fall below the threshold).
     battery: doublePrecision("battery"),
-    // The newest location id (UUIDv7, insertion order) motion has taken in: later ids are its new fixes, late ones too.
-    motionSeenId: uuid("motion_seen_id"),
     // Where segmentation stands (an open trip's measures and recent track): the next round resumes from it (lib/motion).
     motionState: jsonb("motion_state").$type<MotionState>(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
