@@ -1,11 +1,12 @@
 // Large bodies of OFF_THREAD_BODIES are parsed and validated in worker threads (piscina), off the event loop: ten
 // 2,000-position polygons posted at once held the loop for each one's JSON.parse, zod and geometry checks, and every
-// other request and health probe waited behind them (bench/README.md). Small bodies stay inline: a thread's round
-// trip costs more than their validation.
+// other request and health probe waited behind them (bench/README.md). The dashboard's large action inputs of those
+// schemas are validated in the same pool (validateOffThread). Small ones stay inline: a round trip costs more.
 import os from "node:os";
 import path from "node:path";
 import Piscina from "piscina";
-import type { DecodeResult, DecodeTask } from "./body-worker";
+import type { z } from "zod";
+import type { BodyResult, DecodeResult, DecodeTask, InputResult } from "./body-worker";
 import { metrics } from "@/lib/metrics/registry";
 import { ApiError } from "./errors";
 import { OFF_THREAD_BODIES, type OffThreadBody } from "./off-thread-bodies";
@@ -46,8 +47,23 @@ export function bodyPool(): Piscina<DecodeTask, DecodeResult> {
 
 /** Parses and validates `text` against the named schema in a worker thread: the data, or the ApiError it is. */
 export async function decodeOffThread(name: OffThreadBody, text: string): Promise<unknown> {
-  const result = await bodyPool().run({ name, text });
+  // The worker answers each kind of task with its own kind of result.
+  const result = (await bodyPool().run({ kind: "body", name, text })) as BodyResult;
   metrics().largeBodyDecodeDuration.observe({ where: "thread" }, result.seconds);
   if (!result.ok) throw new ApiError(result.code, result.message);
   return result.data;
+}
+
+/** What safeParse says of an input, with the issues as the plain objects that crossed from the thread. */
+export type InputCheck<T> = { success: true; data: T } | { success: false; issues: z.core.$ZodIssue[] };
+
+/**
+ * Validates `input` (structured-cloned to the thread, so NaN, undefined and Dates arrive as they are) against the
+ * named schema in a worker thread: its data or zod's issues, as safeParse gives them inline. A value that cannot be
+ * cloned (a function) rejects with the DataCloneError.
+ */
+export async function validateOffThread(name: OffThreadBody, input: unknown): Promise<InputCheck<unknown>> {
+  const result = (await bodyPool().run({ kind: "input", name, input })) as InputResult;
+  metrics().largeBodyDecodeDuration.observe({ where: "thread" }, result.seconds);
+  return result.ok ? { success: true, data: result.data } : { success: false, issues: result.issues };
 }

@@ -31,7 +31,7 @@ function build() {
     }),
     largeBodyDecodeDuration: new Histogram({
       name: "fenceline_large_body_decode_duration_seconds",
-      help: "Time to parse and validate a request body of 16 KB or more, by where it ran (thread: a worker thread; loop: the event loop, held meanwhile)",
+      help: "Time to parse and validate a request body (or a dashboard geofence action's input) of 16 KB or more, by where it ran (thread: a worker thread; loop: the event loop, held meanwhile)",
       labelNames: ["where"] as const,
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [register],

@@ -3,6 +3,7 @@ import { newAccount, type ApiResponse, type TestAccount } from "../harness/clien
 import { securitySuite } from "../harness/security";
 import { startServer } from "../harness/server";
 import { adminRequest } from "@/lib/http/admin-socket";
+import { postAction, signIn, signUpUser } from "../harness/dashboard";
 import { startHealthProber } from "../support/health-prober";
 import { healthChecks, largeBodyDecodes, sendAll, serverLoopDelayMaxMs, slowestBucket, tenPolygons } from "../support/polygon-burst";
 
@@ -346,6 +347,31 @@ describe("geofences: polygon rings", () => {
       }
     } finally {
       prober.close();
+      await server.stop();
+    }
+  }, 300_000);
+
+  // A server of its own, so no other test file's large bodies move the counts.
+  it("the dashboard's create action validates a 2,000-position polygon in a worker thread, and shows its problems by field", async () => {
+    const server = await startServer({ env: { REDIS_URL: "" } });
+    try {
+      const user = await signUpUser(server.baseUrl);
+      const { cookie } = await signIn(server.baseUrl, user.email, user.password);
+      const create = (input: unknown) => postAction(server.baseUrl, { file: "lib/geofences/actions.ts", name: "createGeofenceAction", args: [input], cookie });
+      const [geometry] = tenPolygons();
+      const warm = await create({ name: "warm", shape: "polygon", geometry });
+      expect(warm.text).toContain('"ok":true');
+      const crossing = structuredClone(geometry!);
+      [crossing.coordinates[0]![10], crossing.coordinates[0]![11]] = [crossing.coordinates[0]![11]!, crossing.coordinates[0]![10]!];
+      const before = await largeBodyDecodes(server.baseUrl);
+      const created = await create({ name: "Depot", shape: "polygon", geometry });
+      const refused = await create({ name: "", shape: "polygon", geometry: crossing });
+      const after = await largeBodyDecodes(server.baseUrl);
+      expect({ thread: after.thread - before.thread, loop: after.loop - before.loop }).toEqual({ thread: 2, loop: 0 });
+      expect(created.status).toBe(200);
+      expect(created.text).toContain('"ok":true');
+      expect(refused.text).toContain('"fieldErrors":{"name":"Name must be 1–100 characters.","geometry.coordinates[0]":"the outer ring intersects itself at ');
+    } finally {
       await server.stop();
     }
   }, 300_000);
