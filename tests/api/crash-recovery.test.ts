@@ -1,12 +1,10 @@
 import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { procState, readEmbeddedLock } from "@/lib/db/embedded-lock";
 import { serverArgs } from "@/scripts/build";
-import { newAccount, useServer, type TestAccount } from "../harness/client";
-import { freePort, removeDataDir, startServer, type TestServer } from "../harness/server";
+import { newAccount, type TestAccount } from "../harness/client";
+import { crashServers } from "../harness/crash";
+import { freePort, serverEnv, waitForHealth } from "../harness/server";
 import { startCapture } from "../support/capture";
 import { startReceiver, type Received } from "../support/receiver";
 
@@ -15,15 +13,7 @@ import { startReceiver, type Received } from "../support/receiver";
 // accepted. The server process is really killed and started again on the same data (PGlite directory, or the same
 // Postgres database when the suite runs with DATABASE_URL), as tests/api/restart.test.ts does.
 
-const servers: TestServer[] = [];
-let dataDir: string | undefined;
-afterEach(async () => {
-  useServer(null);
-  // The first server owns the scratch Postgres database (dropped by its stop): stop it last.
-  for (const s of servers.splice(0).reverse()) await s.stop().catch(() => {});
-  if (dataDir) await removeDataDir(dataDir);
-  dataDir = undefined;
-});
+const crash = crashServers();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const deliveryOf = (r: Received) => r.headers["x-service-delivery"] as string;
@@ -42,7 +32,6 @@ async function deliveriesOf(a: TestAccount, trackableId: string) {
 }
 
 it("a crash loop (3 × kill -9 while ≥ 100 deliveries retry) loses no delivery, and the history tells the truth", async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-crash-loop-"));
   const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS: "1500,1500", WEBHOOK_TIMEOUT_MS: "30000" };
   // The receiver fails the first two requests of each delivery that it answered (a request whose sender died before
   // the answer is not acted on), then accepts; each answer takes 300–900 ms, so a kill finds many in flight. The
@@ -58,9 +47,7 @@ it("a crash loop (3 × kill -9 while ≥ 100 deliveries retry) loses no delivery
     },
   });
   try {
-    const first = await startServer({ env, dataDir });
-    servers.push(first);
-    useServer(first);
+    await crash.start({ name: "crash-loop", env });
     const a = await newAccount();
     expect((await a.api("POST", "/webhooks", { url: receiver.url, events: ["location.updated"] })).status).toBe(201);
     const t = (await a.api("POST", "/trackables", { name: "Crashing" })).body;
@@ -75,11 +62,9 @@ it("a crash loop (3 × kill -9 while ≥ 100 deliveries retry) loses no delivery
     for (let i = 0; i < 3; i++) {
       await sleep(1000 + Math.floor(Math.random() * 1500));
       if (i === 0) retryingAtFirstKill = 120 - accepted().size;
-      await servers.at(-1)!.kill();
+      await crash.kill();
       kills++;
-      const next = await startServer({ env, dataDir, databaseUrl: first.databaseUrl ?? undefined });
-      servers.push(next);
-      useServer(next);
+      await crash.restart();
     }
     expect(kills).toBeGreaterThanOrEqual(3);
     expect(retryingAtFirstKill).toBeGreaterThanOrEqual(100);
@@ -134,18 +119,14 @@ it.skipIf(!process.env.DATABASE_URL)("a second server takes over a dead server's
   const receiver = await startReceiver({ respond: (_r, n) => (n === 1 ? { status: 200, delayMs: 120_000 } : { status: 200, body: "ok" }) });
   try {
     const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_TIMEOUT_MS: "110000" };
-    const first = await startServer({ env });
-    servers.push(first);
-    useServer(first);
+    const first = await crash.start({ name: "crash-takeover", env });
     const a = await newAccount();
     expect((await a.api("POST", "/webhooks", { url: receiver.url, events: ["location.updated"] })).status).toBe(201);
     const t = (await a.api("POST", "/trackables", { name: "Taken over" })).body;
     await a.api("POST", `/trackables/${t.id}/locations`, { latitude: 1, longitude: 1 });
     const [hanging] = await receiver.waitFor(1, 20_000);
 
-    const second = await startServer({ env, databaseUrl: first.databaseUrl! });
-    servers.push(second);
-    useServer(second);
+    await crash.beside();
     await sleep(1000);
     expect(receiver.received).toHaveLength(1);
     const killedAt = Date.now();
@@ -192,11 +173,11 @@ while (<STDIN>) {
 `;
 
 it.skipIf(!PRCTL[process.arch])("kill -9 of the whole process group, then an immediate start: the new server opens the database at the first try, twice in a row", async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-crash-restart-"));
+  const dataDir = crash.dataDir("crash-restart");
   const port = await freePort();
   let output = "";
   const supervisor = spawn("perl", ["-e", LAZY_SUPERVISOR, process.execPath, ...serverArgs()], {
-    env: { ...process.env, PRCTL_NR: String(PRCTL[process.arch]), NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, APP_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "" },
+    env: { ...process.env, PRCTL_NR: String(PRCTL[process.arch]), ...serverEnv(port, dataDir, null) },
     stdio: ["pipe", "pipe", "pipe"],
   });
   supervisor.stderr!.on("data", (d: Buffer) => (output += d.toString()));
@@ -209,16 +190,13 @@ it.skipIf(!PRCTL[process.arch])("kill -9 of the whole process group, then an imm
     return Number(pids[n]);
   };
   /** Healthy, answered by `pid` itself: it did not exit (a refused lock ends the process). */
-  const healthy = async (pid: number) => {
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      if (procState(pid)?.state !== "running") throw new Error(`server ${pid} exited:\n${output}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
-      if (ok) return;
-      if (Date.now() > deadline) throw new Error(`server ${pid} not healthy in 90 s:\n${output}`);
-      await sleep(100);
-    }
-  };
+  const healthy = (pid: number) =>
+    waitForHealth(`http://127.0.0.1:${port}`, {
+      name: `server ${pid}`,
+      ended: () => (procState(pid)?.state === "running" ? null : "exited"),
+      output: () => output,
+      timeoutMs: 90_000,
+    });
   let pid = 0;
   try {
     pid = await start();
@@ -245,7 +223,6 @@ it.skipIf(!PRCTL[process.arch])("kill -9 of the whole process group, then an imm
 }, 300_000);
 
 it("a notification retrying after a refusal (503, Retry-After) when the server is killed (kill -9) is sent once after the restart, and its log says so", async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-crash-notify-"));
   const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS: "1000,1000" };
   // ntfy is down (503, asking for 4 s: longer than the 1 s schedule) until the server has been killed, then up.
   let up = false;
@@ -260,9 +237,7 @@ it("a notification retrying after a refusal (503, Retry-After) when the server i
     }
   };
   try {
-    const first = await startServer({ env, dataDir });
-    servers.push(first);
-    useServer(first);
+    const first = await crash.start({ name: "crash-notify", env });
     const a = await newAccount();
     const channel = (await a.api("POST", "/notification-channels", { name: "Phone", type: "ntfy", config: { serverUrl: capture.url, topic: "crash" } })).body;
     const rule = (await a.api("POST", "/notification-rules", { name: "Arrivals", eventTypes: ["geofence.entry"], channelIds: [channel.id] })).body;
@@ -276,9 +251,7 @@ it("a notification retrying after a refusal (503, Retry-After) when the server i
     expect([waiting.status, waiting.attempts[0].statusCode]).toEqual(["pending", 503]);
     await first.kill();
     up = true;
-    const next = await startServer({ env, dataDir, databaseUrl: first.databaseUrl ?? undefined });
-    servers.push(next);
-    useServer(next);
+    await crash.restart();
 
     const [sent] = await poll("the delivery sent", async () => {
       const all = await log();

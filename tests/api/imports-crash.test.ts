@@ -1,23 +1,15 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { newAccount, useServer, type TestAccount } from "../harness/client";
-import { removeDataDir, startServer, type TestServer } from "../harness/server";
+import { expect, it } from "vitest";
+import { newAccount, type TestAccount } from "../harness/client";
+import { crashServers } from "../harness/crash";
+import type { TestServer } from "../harness/server";
 
 // An import is read in the background after its 202: a server killed (kill -9) in the middle of the reading must not
 // leave it running for ever. Started again on the same data, the server reads the spooled file on from the import's
 // recorded progress (resends are dropped, so nothing is stored twice); when the file is gone, the import ends failed.
 
-const servers: TestServer[] = [];
-let dataDir: string | undefined;
-afterEach(async () => {
-  useServer(null);
-  // The first server owns the scratch Postgres database (dropped by its stop): stop it last.
-  for (const s of servers.splice(0).reverse()) await s.stop().catch(() => {});
-  if (dataDir) await removeDataDir(dataDir);
-  dataDir = undefined;
-});
+const crash = crashServers();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const POINTS = 20_000;
@@ -30,14 +22,6 @@ function track(): string {
     (_, i) => `<trkpt lat="${(48 + i * 1e-5).toFixed(6)}" lon="${(2 + i * 1e-5).toFixed(6)}"><time>${new Date(T0 + i * 1000).toISOString()}</time></trkpt>`,
   );
   return `<?xml version="1.0"?>\n<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>\n${points.join("\n")}\n</trkseg></trk></gpx>\n`;
-}
-
-/** Starts a server on the shared data (and, on Postgres, the first server's database). */
-async function serve(databaseUrl?: string): Promise<TestServer> {
-  const server = await startServer({ dataDir, databaseUrl });
-  servers.push(server);
-  useServer(server);
-  return server;
 }
 
 /** Uploads the track and waits until the import has stored some of it, but not all; the import's id. */
@@ -70,17 +54,16 @@ async function ended(a: TestAccount, trackableId: string, importId: string, with
 }
 
 it("a server killed while it reads an import reads it on after its restart: every point stored once, the spool file removed", async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-import-crash-"));
-  const first = await serve();
+  const first = await crash.start({ name: "import-crash" });
   const a = await newAccount();
   const trackableId = (await a.api("POST", "/trackables", { name: "Killed mid-import" })).body.id as string;
   const importId = await uploadAndWaitForProgress(a, first, trackableId);
   await first.kill();
-  const spool = path.join(dataDir, "imports", `${importId}.upload`);
+  const spool = path.join(first.dataDir, "imports", `${importId}.upload`);
   expect(fs.existsSync(spool)).toBe(true);
   expect(fs.statSync(spool).mode & 0o777).toBe(0o600);
 
-  await serve(first.databaseUrl ?? undefined);
+  await crash.restart();
   // On Postgres the dead server's run comes back when its 15 s lease expires; with the embedded database at once.
   const done = await ended(a, trackableId, importId, 90_000);
   expect(done).toMatchObject({ status: "completed", processed: POINTS, stored: POINTS, skipped: 0, errors: [] });
@@ -90,16 +73,15 @@ it("a server killed while it reads an import reads it on after its restart: ever
 }, 240_000);
 
 it("an import whose spooled file is gone after a kill -9 ends failed, saying the server stopped, keeping what was stored", async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-import-crash-"));
-  const first = await serve();
+  const first = await crash.start({ name: "import-crash" });
   const a = await newAccount();
   const trackableId = (await a.api("POST", "/trackables", { name: "Lost its file" })).body.id as string;
   const importId = await uploadAndWaitForProgress(a, first, trackableId);
   await first.kill();
   // As when another server, with a DATA_DIR of its own, takes the run over.
-  fs.rmSync(path.join(dataDir, "imports", `${importId}.upload`));
+  fs.rmSync(path.join(first.dataDir, "imports", `${importId}.upload`));
 
-  await serve(first.databaseUrl ?? undefined);
+  await crash.restart();
   const done = await ended(a, trackableId, importId, 90_000);
   expect(done.status).toBe("failed");
   expect(done.errors.at(-1).message).toMatch(/server stopped/);

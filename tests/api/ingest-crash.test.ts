@@ -1,31 +1,17 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { newAccount, request, useServer } from "../harness/client";
-import { removeDataDir, startServer, type TestServer } from "../harness/server";
+import { expect, it } from "vitest";
+import { newAccount, request } from "../harness/client";
+import { crashServers } from "../harness/crash";
 
 // Concurrent posts are stored in groups, one statement for many posts: a post is answered only once its group's
 // statement has committed. The server is killed (kill -9) while posts are in flight and started again on the same data
 // (PGlite directory, or the same Postgres database with DATABASE_URL): every point acknowledged before the kill is there.
 
-const servers: TestServer[] = [];
-let dataDir: string | undefined;
-afterEach(async () => {
-  useServer(null);
-  // The first server owns the scratch Postgres database (dropped by its stop): stop it last.
-  for (const s of servers.splice(0).reverse()) await s.stop().catch(() => {});
-  if (dataDir) await removeDataDir(dataDir);
-  dataDir = undefined;
-});
+const crash = crashServers();
 
 it("kill -9 while 32 clients post: every acknowledged point is stored, once", async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-ingest-crash-"));
   // No rate limit in the way: the posts must keep coming until the kill.
   const env = { RATE_LIMIT_PER_MINUTE: "1000000" };
-  const first = await startServer({ dataDir, env });
-  servers.push(first);
-  useServer(first);
+  const first = await crash.start({ name: "ingest-crash", env });
   const a = await newAccount();
   const trackables: string[] = [];
   for (let i = 0; i < 4; i++) trackables.push((await a.api("POST", "/trackables", { name: `Crash ${i}` })).body.id);
@@ -56,9 +42,7 @@ it("kill -9 while 32 clients post: every acknowledged point is stored, once", as
   // Posts were in flight when the server died (else the kill tested nothing).
   expect(failed).toBeGreaterThan(0);
 
-  const next = await startServer({ dataDir, env, databaseUrl: first.databaseUrl ?? undefined });
-  servers.push(next);
-  useServer(next);
+  await crash.restart();
   const stored: string[] = [];
   for (const t of trackables) {
     let cursor = "";

@@ -1,30 +1,18 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, expect, it } from "vitest";
-import { newAccount, useServer } from "../harness/client";
-import { removeDataDir, startServer, type TestServer } from "../harness/server";
+import { expect, it } from "vitest";
+import { newAccount } from "../harness/client";
+import { crashServers } from "../harness/crash";
 import { startReceiver } from "../support/receiver";
 
 // A retry that falls due while the app is down is sent when it comes back: the app process is really killed (-9)
 // and started again on the same data.
 
-const servers: TestServer[] = [];
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-restart-"));
-afterAll(async () => {
-  useServer(null);
-  // The first server owns the scratch Postgres database (dropped by its stop): stop it last.
-  for (const s of servers.reverse()) await s.stop().catch(() => {});
-  await removeDataDir(dataDir);
-});
+const crash = crashServers();
 
 it("a pending retry survives kill -9 and is sent once after the restart", async () => {
   const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS: "2500,2500,2500", WEBHOOK_TIMEOUT_MS: "2000" };
   const receiver = await startReceiver({ secret: "restart-secret", respond: (_r, n) => ({ status: n === 1 ? 500 : 200 }) });
   try {
-    const first = await startServer({ env, dataDir });
-    servers.push(first);
-    useServer(first);
+    const first = await crash.start({ name: "restart", env });
     const a = await newAccount();
     const t = (await a.api("POST", "/trackables", { name: "Restarted" })).body;
     const g = await a.api("POST", "/geofences", {
@@ -53,9 +41,7 @@ it("a pending retry survives kill -9 and is sent once after the restart", async 
     await new Promise((r) => setTimeout(r, 3500));
     expect(receiver.received).toHaveLength(1);
 
-    const second = await startServer({ env, dataDir, databaseUrl: first.databaseUrl ?? undefined });
-    servers.push(second);
-    useServer(second);
+    await crash.restart();
     const got = await receiver.waitFor(2, 20_000);
     expect(got[1]!.headers["x-service-delivery"]).toBe(attempt1!.headers["x-service-delivery"]);
     expect(got[1]!.signatureValid).toBe(true);

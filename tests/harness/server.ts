@@ -40,6 +40,39 @@ export async function freePort(): Promise<number> {
 }
 
 
+/** The environment the built app is started with, on `port`, with its data in `dataDir` and, if given, on that Postgres database. */
+export function serverEnv(port: number, dataDir: string, databaseUrl: string | null): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    APP_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: databaseUrl ?? "",
+    // On a shared Redis each server counts alone (tests of per-address limits all come from 127.0.0.1).
+    RATE_LIMIT_KEY_PREFIX: `fenceline-test-${path.basename(dataDir)}:rl`,
+  };
+}
+
+/**
+ * Waits until the server at `baseUrl` answers its health check. `ended` says why its process is gone (null while it
+ * runs): a server that died is reported at once, with its output, rather than at the time-out.
+ */
+export async function waitForHealth(
+  baseUrl: string,
+  opts: { name: string; ended: () => string | null; output: () => string; timeoutMs?: number },
+): Promise<void> {
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ended = opts.ended();
+    if (ended) throw new Error(`${opts.name} ${ended}:\n${opts.output()}`);
+    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) return;
+    if (Date.now() > deadline) throw new Error(`${opts.name} did not become healthy in ${timeoutMs / 1000} s:\n${opts.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** Starts the built app (scripts/serve.ts, the server `npm start` runs) on a free port with its own data directory and, on Postgres, its own database. */
 export async function startServer(
   opts: {
@@ -71,37 +104,19 @@ export async function startServer(
     : [process.execPath, nodeArgs];
   const child = spawn(command, args, {
     cwd: opts.appDir,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      APP_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: pg?.url ?? "",
-      // On a shared Redis each server counts alone (tests of per-address limits all come from 127.0.0.1).
-      RATE_LIMIT_KEY_PREFIX: `fenceline-test-${path.basename(dataDir)}:rl`,
-      ...opts.env,
-    },
+    env: { ...process.env, ...serverEnv(port, dataDir, pg?.url ?? null), ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
   try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`test server exited (${child.exitCode}):\n${output}`);
-      try {
-        const res = await fetch(`${baseUrl}/api/health`);
-        if (res.ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`test server did not become healthy in 60 s:\n${output}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitForHealth(baseUrl, {
+      name: "test server",
+      ended: () => (child.exitCode !== null ? `exited (${child.exitCode})` : null),
+      output: () => output,
+    });
   } catch (err) {
     // A server that never served leaves nothing behind either: its process, its data directory, its database.
     child.kill("SIGKILL");
