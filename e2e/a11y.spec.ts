@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./support/axe";
 import { shot } from "./support/screens";
 import { DESK, PAGES, PHONE, openAs, seedWorkspace, type Workspace } from "./support/workspace";
 
@@ -24,10 +24,7 @@ for (const viewport of [DESK, PHONE]) {
           await page.goto(p.path(ws));
           await expect(p.ready(page)).toBeVisible();
 
-          const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-          const bad = results.violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1, 3).join(" ")}`).join("\n")}`);
+          const bad = await seriousViolations(page, { contrastByStyle: p.contrastByStyle });
           expect(bad, bad.join("\n")).toEqual([]);
 
           const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
