@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./axe";
 import { DESK, PHONE } from "./workspace";
 
 /** A full-page screenshot kept as an artifact (test-results/screenshots/<name>.png) and attached to the report. */
@@ -17,8 +17,7 @@ export async function shot(page: Page, name: string): Promise<void> {
 export async function expectAccessibleAtBothWidths(page: Page, name: string): Promise<void> {
   for (const viewport of [DESK, PHONE]) {
     await page.setViewportSize(viewport);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    const bad = await seriousViolations(page);
     expect(bad, bad.join("\n")).toEqual([]);
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scroll, `${name} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
