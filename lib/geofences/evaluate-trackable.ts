@@ -102,7 +102,7 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
     // Points are read with the locks, before the endpoints that size the round are known: at most `cap` (+1, to see
     // whether there are more) per trackable, which is the round's share of maxPoints per trackable.
     const cap = Math.max(1, Math.floor(maxPoints / trackableIds.length));
-    const { locked, endpoints, points: fetched, fenceRows } = await lockAndRead(tx, trackableIds, cap + 1);
+    const { locked, endpoints, points: fetched, fenceRows, motion: motionReads } = await lockAndRead(tx, trackableIds, cap + 1, { motion: true });
     if (locked.length === 0) return result;
 
     // The enabled endpoints of the enterprise accounts among them: the webhook consumer's targets, and how many
@@ -118,7 +118,7 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
     const limit = Math.min(cap, Math.max(1, Math.floor(budget / locked.length)));
     // Motion looks at every locked trackable: a late fix (older than the evaluation cursor) is fetched by no round,
     // yet recomputes its trips.
-    const motion = await motionRound(tx, locked.map((l) => l.t));
+    const motion = await motionRound(tx, locked.map((l) => l.t), { reads: motionReads, cursors: new Map(locked.map((l) => [l.t.id, l.cursor])) });
     const work = locked.filter((l) => fetched.has(l.t.id));
     if (work.length === 0 && motion.writes.length === 0) return result;
 

@@ -7,6 +7,8 @@ import { describeError } from "@/lib/jobs/types";
 import { fenceRowsOf, fenceStateColumns, type FenceStateJson, type FenceStateRows } from "./fence-state";
 import type { Cursor } from "./evaluation";
 import { log } from "@/lib/log/logger";
+import type { Fix, MotionSettingsInput } from "@/lib/motion/segment";
+import type { MotionState } from "@/lib/motion/state";
 
 // A round's trackable state: locking the state rows, reading everything the round needs behind the locks, and saving
 // the state rows back. Evaluation of the fences is fence-round.ts; the events, evaluate-trackable.ts.
@@ -26,13 +28,14 @@ const CREATE_STATES = `insert into trackable_states (trackable_id, account_id)
  * with its account's plan and geofences version; up to $2 points after its cursor, in evaluation order; its
  * memberships and pending crossings; and, on the first row of each enterprise account, the account's enabled
  * endpoints. The lists come as JSON arrays of tuples (null when empty): one statement instead of five, whatever the
- * number of trackables.
+ * number of trackables. An evaluation round also takes the trackables' motion_inbox rows here (see lib/motion/round.ts),
+ * in the same snapshot as the points, with the motion settings and state: motion can then use these points.
  */
-const READS = `select t.id, t.name, t.type, t.account_id as "accountId", a.plan, a.geofences_version as "geofencesVersion",
-    (select json_agg(json_build_array(n.id, n.latitude, n.longitude, n.accuracy, n.battery, ${ms("n.timestamp")}, ${ms("n.received_at")})
+const readsSql = (motion: boolean) => `${motion ? MOTION_INBOX : ""}select t.id, t.name, t.type, t.account_id as "accountId", a.plan, a.geofences_version as "geofencesVersion",
+    (select json_agg(json_build_array(n.id, n.latitude, n.longitude, n.accuracy, n.battery, ${ms("n.timestamp")}, ${ms("n.received_at")}, n.speed)
         order by n.timestamp, n.id)
       from (
-        select l.id, l.latitude, l.longitude, l.accuracy, l.battery, l.timestamp, l.received_at
+        select l.id, l.latitude, l.longitude, l.accuracy, l.battery, l.timestamp, l.received_at, l.speed
         from locations l
         where l.trackable_id = t.id
           and (l.timestamp, l.id) > (coalesce(s.evaluated_timestamp, '-infinity'::timestamptz), coalesce(s.evaluated_location_id, '00000000-0000-0000-0000-000000000000'::uuid))
@@ -42,11 +45,25 @@ const READS = `select t.id, t.name, t.type, t.account_id as "accountId", a.plan,
     case when a.plan = 'enterprise' and row_number() over (partition by t.account_id order by t.id) = 1 then
       (select json_agg(json_build_array(w.id, w.url, w.events, w.secret, w.previous_secret, ${ms("w.previous_secret_expires_at")}))
         from webhooks w where w.account_id = t.account_id and w.enabled)
-    end as endpoints
+    end as endpoints${
+      motion
+        ? `,
+    t.motion, s.motion_state as "motionState", i.earliest_ms as "inboxEarliestMs",
+    case when i.earliest_ms is not null then (select l.id from locations l where l.trackable_id = t.id order by l.id desc limit 1) end as "newestId"`
+        : ""
+    }
   from trackables t
   join accounts a on a.id = t.account_id
   join trackable_states s on s.trackable_id = t.id
+  ${motion ? `left join (select trackable_id, ${ms("min(earliest)")} as earliest_ms from inbox group by trackable_id) i on i.trackable_id = t.id` : ""}
   where t.id = any($1::uuid[])`;
+// Only the rows of trackables with a state row: a round that creates a missing one reads again, and takes them then.
+const MOTION_INBOX = `with inbox as (
+    delete from motion_inbox m using trackable_states s
+    where m.trackable_id = any($1::uuid[]) and s.trackable_id = m.trackable_id returning m.trackable_id, m.earliest
+  ) `;
+const READS = readsSql(false);
+const READS_WITH_MOTION = readsSql(true);
 const SAVE_STATES = `update trackable_states s set
     evaluated_timestamp = v.ts, evaluated_location_id = v.location_id, status = v.status, last_seen_at = v.seen,
     battery = v.battery, updated_at = $7::timestamptz
@@ -54,13 +71,30 @@ const SAVE_STATES = `update trackable_states s set
     as v(id, ts, location_id, status, seen, battery)
   where s.trackable_id = v.id`;
 
+type MotionColumns = { motion: MotionSettingsInput | null; motionState: MotionState | null; inboxEarliestMs: number | null; newestId: string | null };
+
+/**
+ * What motion takes from a round's reads, per trackable with inbox rows (lib/motion/round.ts): its settings and state,
+ * the earliest time its rows announce and its newest fix id, and the points read after its cursor as motion's fixes,
+ * `complete` when they are all of them (fewer than the read's limit).
+ */
+export interface MotionReads {
+  motion: MotionSettingsInput | null;
+  state: MotionState | null;
+  earliestMs: number;
+  newest: string;
+  fixes: Fix[];
+  complete: boolean;
+}
+
 /** What a round reads of a trackable's state row. */
 export type LockedState = Pick<TrackableStateRow, "trackableId" | "status" | "lastSeenAt" | "battery">;
 type StateRow = Pick<LockedState, "trackableId" | "status" | "battery"> & { evaluatedMs: number | null; evaluatedLocationId: string | null; lastSeenMs: number | null };
 export type Owner = { id: string; name: string; type: string; accountId: string; plan: "free" | "enterprise"; geofencesVersion: number };
 type ReadRow = Owner &
-  FenceStateJson & {
-    points: Array<[id: string, latitude: number, longitude: number, accuracy: number | null, battery: number | null, timestampMs: number, receivedMs: number]> | null;
+  FenceStateJson &
+  Partial<MotionColumns> & {
+    points: Array<[id: string, latitude: number, longitude: number, accuracy: number | null, battery: number | null, timestampMs: number, receivedMs: number, speed: number | null]> | null;
     endpoints: Array<[id: string, url: string, events: WebhookEvent[], secret: string | null, previousSecret: string | null, previousSecretExpiresMs: number | null]> | null;
   };
 
@@ -79,6 +113,8 @@ export interface LockedReads {
   endpoints: Endpoint[];
   points: Map<string, Point[]>;
   fenceRows: FenceStateRows;
+  /** With `motion`: the trackables whose motion_inbox rows the read took (and deleted). */
+  motion: Map<string, MotionReads>;
 }
 
 /**
@@ -90,15 +126,21 @@ export interface LockedReads {
  * committed by the time these reads start, so the cached geofences are never older than what that change left.
  * Deleted trackables are left out.
  */
-export async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: number, createMissing = true): Promise<LockedReads> {
+export async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: number, opts: { motion?: boolean; createMissing?: boolean } = {}): Promise<LockedReads> {
   const ids = [...trackableIds].sort();
-  const [rows, reads] = await Promise.all([queryRows<StateRow>(tx, LOCK_STATES, [ids]), queryRows<ReadRow>(tx, READS, [ids, limit])]);
-  if (rows.length < ids.length && createMissing) {
+  const [rows, reads] = await Promise.all([queryRows<StateRow>(tx, LOCK_STATES, [ids]), queryRows<ReadRow>(tx, opts.motion ? READS_WITH_MOTION : READS, [ids, limit])]);
+  if (rows.length < ids.length && opts.createMissing !== false) {
     // A trackable without its state row (createTrackable makes it; one made before that, or a crash between the two
-    // statements): created, then everything locked and read again, once (a deleted trackable stays missing).
+    // statements): created, then everything locked and read again, once (a deleted trackable stays missing). The
+    // inbox rows the first read took stay taken: they are kept with the second read's.
     const have = new Set(rows.map((s) => s.trackableId));
     await createTrackableStates(tx, ids.filter((id) => !have.has(id)));
-    return lockAndRead(tx, ids, limit, false);
+    const again = await lockAndRead(tx, ids, limit, { ...opts, createMissing: false });
+    for (const [id, first] of motionOf(reads, limit)) {
+      const second = again.motion.get(id);
+      again.motion.set(id, second ? { ...second, earliestMs: Math.min(first.earliestMs, second.earliestMs) } : first);
+    }
+    return again;
   }
   const byId = new Map(reads.map((r) => [r.id, r]));
   const locked = rows.flatMap((row): Locked[] => {
@@ -128,7 +170,25 @@ export async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit
       }),
     ),
   );
-  return { locked, endpoints, points: pointsByTrackable(reads), fenceRows: fenceRowsOf(reads) };
+  return { locked, endpoints, points: pointsByTrackable(reads), fenceRows: fenceRowsOf(reads), motion: motionOf(reads, limit) };
+}
+
+/** The trackables whose inbox rows a read took, with their points as motion's fixes. */
+function motionOf(rows: readonly ReadRow[], limit: number): Map<string, MotionReads> {
+  const out = new Map<string, MotionReads>();
+  for (const row of rows) {
+    if (row.inboxEarliestMs == null || row.newestId == null) continue;
+    const points = row.points ?? [];
+    out.set(row.id, {
+      motion: row.motion ?? null,
+      state: row.motionState ?? null,
+      earliestMs: row.inboxEarliestMs,
+      newest: row.newestId,
+      fixes: points.map(([id, latitude, longitude, accuracy, , timestampMs, , speed]) => ({ id, latitude, longitude, accuracy, speed, time: timestampMs })),
+      complete: points.length < limit,
+    });
+  }
+  return out;
 }
 
 /**

@@ -4,7 +4,7 @@ import { v7 } from "uuid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { locations, stops, trackableStates, trackables, trips } from "@/lib/db/schema";
-import type { Owner } from "@/lib/geofences/round-state";
+import { lockAndRead, type Owner } from "@/lib/geofences/round-state";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { motionRound } from "./round";
 
@@ -75,6 +75,19 @@ async function round(owner: Owner) {
   });
 }
 
+/**
+ * A round as the evaluation runs it: its own read (at most `limit` points after the cursor, which stays unset here)
+ * takes the inbox rows and hands motion its points; motion reads a window only for what they do not cover.
+ */
+async function evaluationRound(owner: Owner, limit: number) {
+  return db.transaction(async (tx) => {
+    const reads = await lockAndRead(tx, [owner.id], limit, { motion: true });
+    const motion = await motionRound(tx, [owner], { reads: reads.motion, cursors: new Map([[owner.id, null]]) });
+    await Promise.all(motion.writes);
+    return { events: [...motion.events.values()].flat(), handed: motion.handed, read: motion.read };
+  });
+}
+
 async function motionOf(owner: Owner) {
   const t = await db
     .select({ startedAt: trips.startedAt, endedAt: trips.endedAt, status: trips.status, distance: trips.distance, maxSpeed: trips.maxSpeed, pointCount: trips.pointCount, lastFixAt: trips.lastFixAt })
@@ -120,6 +133,46 @@ describe("motionRound", () => {
         const state = await stateOf(owner);
         expect(state?.open.kind).toBe("trip");
       }),
+      { numRuns: 6 },
+    );
+  }, 120_000);
+
+  it("in evaluation rounds, the fixes handed over from the round's own read give the same trips and stops", async () => {
+    const fixes = day();
+    const whole = await newTrackable("whole-handed");
+    await store(whole, fixes);
+    await round(whole);
+    const expected = await motionOf(whole);
+
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: fixes.length - 1 }), { minLength: 3, maxLength: 30 }),
+        // A read that holds every point, or one that stops short of the new fixes (the window reads them then).
+        fc.constantFrom(100_000, 40),
+        async (cuts, limit) => {
+          const owner = await newTrackable("handed");
+          const bounds = [...new Set([0, ...cuts, fixes.length])].sort((a, b) => a - b);
+          let started = 0;
+          let handed = 0;
+          for (let i = 1; i < bounds.length; i++) {
+            await store(owner, fixes.slice(bounds[i - 1], bounds[i]));
+            const r = await evaluationRound(owner, limit);
+            started += r.events.filter((e) => e.type === "trip.started").length;
+            handed += r.handed;
+          }
+          const got = await motionOf(owner);
+          expect(got.stops).toEqual(expected.stops);
+          expect(got.trips.map((t) => ({ ...t, distance: undefined }))).toEqual(expected.trips.map((t) => ({ ...t, distance: undefined })));
+          got.trips.forEach((t, i) => expect(t.distance).toBeCloseTo(expected.trips[i]!.distance, 6));
+          expect(started).toBe(2);
+          // Every round after the first resumes, and takes its fixes from the read when the read holds all the points
+          // stored so far (the cursor stays unset): always with the large limit, while fewer than 40 with the small one.
+          let whileComplete = 0;
+          for (let i = 2; i < bounds.length; i++) if (bounds[i]! < limit) whileComplete += bounds[i]! - bounds[i - 1]!;
+          expect(handed).toBe(whileComplete);
+          if (limit === 100_000) expect(handed).toBe(fixes.length - bounds[1]!);
+        },
+      ),
       { numRuns: 6 },
     );
   }, 120_000);

@@ -7,7 +7,8 @@ import type { ProducedEvent } from "@/lib/events/produced";
 import { beaconOf, locationOf } from "@/lib/events/payloads";
 import { accountFences, appliesTo, candidatesFromCache, type AccountFences } from "@/lib/geofences/fence-cache";
 import { containsPoint } from "@/lib/geofences/shapes";
-import type { Owner } from "@/lib/geofences/round-state";
+import type { MotionReads, Owner } from "@/lib/geofences/round-state";
+import type { Cursor } from "@/lib/geofences/evaluation";
 import { speedExceededPayload, tripPayload } from "./payloads";
 import { DEFAULT_MOTION_ACCURACY, motionSettings, Segmenter, usableFixes, type Fix, type MotionSettingsInput, type TripSegment } from "./segment";
 import { serializeTrip } from "./serialize";
@@ -85,6 +86,8 @@ export interface MotionRound {
   writes: Promise<unknown>[];
   /** How many stored fixes the round read to segment (the windows' rows): what a round costs. */
   read: number;
+  /** How many of them came from the evaluation round's own read (see motionRound) instead of the window's. */
+  handed: number;
 }
 
 /**
@@ -119,20 +122,29 @@ interface Plan {
   resume: MotionState | null;
   /** The trackable's newest fix id when its inbox rows were taken: the round takes in every fix up to it. */
   newest: string;
+  /** The round's own read of the trackable's points holds every new fix (see motionRound): the window reads none. */
+  handed: Fix[] | null;
 }
 
 /**
- * Motion for the round's trackables (see the module comment). Takes their inbox rows and reads with two statements
- * (the second only when some trackable has new fixes); the writes are issued, not awaited: the round awaits them
- * with its own.
+ * Motion for the round's trackables (see the module comment). Takes their inbox rows (NEW_FIXES; or, in an evaluation
+ * round, `pre.reads`: the round's own read took them in the snapshot of its points) and reads with one more statement
+ * when some trackable has new fixes; the writes are issued, not awaited: the round awaits them with its own. A resumed
+ * trackable whose points the round read all of, from a cursor before the state's point, takes its fixes from those
+ * points: every stored fix at or after that point is among them, so the window reads none.
  */
-export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise<MotionRound> {
+export async function motionRound(
+  tx: Tx,
+  trackables: readonly Owner[],
+  pre?: { reads: ReadonlyMap<string, MotionReads>; cursors: ReadonlyMap<string, Cursor | null> },
+): Promise<MotionRound> {
   const events = new Map<string, ProducedEvent[]>();
   const tripsOf = new Map<string, { id: string; from: number; to: number }[]>();
   const round: MotionRound = {
     events,
     writes: [],
     read: 0,
+    handed: 0,
     tripAt(trackableId, at) {
       const t = at.getTime();
       // From just after its start (the stop's last fix belongs to the stop) to its end.
@@ -140,8 +152,13 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     },
   };
   if (trackables.length === 0 || MOTION_OFF) return round;
-  // A trackable whose announced fixes are all gone (deleted since) has nothing to take in.
-  const fresh = (await queryRows<NewFixesRow>(tx, NEW_FIXES, [trackables.map((t) => t.id)])).filter((r): r is NewFixesRow & { newest: string } => r.newest !== null);
+  const fresh: (NewFixesRow & { newest: string; reads?: MotionReads })[] = pre
+    ? trackables.flatMap((t) => {
+        const r = pre.reads.get(t.id);
+        return r ? [{ trackableId: t.id, motion: r.motion, state: r.state, earliestMs: r.earliestMs, newest: r.newest, reads: r }] : [];
+      })
+    : // A trackable whose announced fixes are all gone (deleted since) has nothing to take in.
+      (await queryRows<NewFixesRow>(tx, NEW_FIXES, [trackables.map((t) => t.id)])).filter((r): r is NewFixesRow & { newest: string } => r.newest !== null);
   if (fresh.length === 0) return round;
   const byId = new Map(trackables.map((t) => [t.id, t]));
   const plans = new Map<string, Plan>();
@@ -152,7 +169,10 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
     const accuracy = accuracyLimit(af, owner.id);
     const basis = JSON.stringify([settings, accuracy]);
     const resume = row.state !== null && row.state.basis === basis && row.earliestMs >= row.state.at ? row.state : null;
-    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, newest: row.newest });
+    const cursor = pre?.cursors.get(row.trackableId) ?? null;
+    const handed =
+      resume && row.reads?.complete && (cursor === null || cursor.timestamp.getTime() < resume.at) ? row.reads.fixes.filter((f) => f.time >= resume.at) : null;
+    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, newest: row.newest, handed });
   }
   /** A bound of each resumed window (null for the others: they start at the stop the query finds). */
   const bound = (pick: (s: MotionState) => number) =>
@@ -163,7 +183,11 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
   const windows = await queryRows<WindowRow>(tx, WINDOWS, [
     fresh.map((r) => r.trackableId),
     fresh.map((r) => iso(r.earliestMs)),
-    bound((s) => s.at),
+    // A window with its fixes handed over reads none of them (no fix lies at or after the end of time).
+    fresh.map((r) => {
+      const plan = plans.get(r.trackableId)!;
+      return plan.handed ? "infinity" : plan.resume ? iso(plan.resume.at) : null;
+    }),
     bound(tripsFrom),
     bound((s) => Math.min(s.at, s.speed.startedAt ?? s.at)),
     fresh.map((r) => r.newest),
@@ -176,10 +200,11 @@ export async function motionRound(tx: Tx, trackables: readonly Owner[]): Promise
   const deleteStops: [string, string][] = [];
   const states = new Map<string, MotionState | null>();
   for (const w of windows) {
-    const { owner: t, af, settings, accuracy, basis, resume } = plans.get(w.trackableId)!;
-    const raw: Fix[] = (w.fixes ?? []).map(([id, latitude, longitude, accuracy, speed, timeMs]) => ({ id, latitude, longitude, accuracy, speed, time: timeMs }));
+    const { owner: t, af, settings, accuracy, basis, resume, handed } = plans.get(w.trackableId)!;
+    const raw: Fix[] = handed ?? (w.fixes ?? []).map(([id, latitude, longitude, accuracy, speed, timeMs]) => ({ id, latitude, longitude, accuracy, speed, time: timeMs }));
     const fixes = usableFixes(raw, accuracy);
     round.read += raw.length;
+    if (handed) round.handed += raw.length;
     if (fixes.length === 0) {
       // Nothing usable: a resumed state stands as it was, after these fixes too.
       if (resume && raw.length > 0) states.set(t.id, { ...resume, at: Math.max(resume.at, after(raw)) });
