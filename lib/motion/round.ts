@@ -169,9 +169,12 @@ export async function motionRound(
     const accuracy = accuracyLimit(af, owner.id);
     const basis = JSON.stringify([settings, accuracy]);
     const resume = row.state !== null && row.state.basis === basis && row.earliestMs >= row.state.at ? row.state : null;
-    const cursor = pre?.cursors.get(row.trackableId) ?? null;
-    const handed =
-      resume && row.reads?.complete && (cursor === null || cursor.timestamp.getTime() < resume.at) ? row.reads.fixes.filter((f) => f.time >= resume.at) : null;
+    const { handed, rest } = handedOver(resume, row.reads, pre?.cursors.get(row.trackableId) ?? null);
+    if (rest !== null) {
+      const announced = queryRows(tx, ANNOUNCE, [row.trackableId, iso(rest)]);
+      announced.catch(() => undefined); // awaited with the round's writes; not unhandled while the window is read
+      round.writes.push(announced);
+    }
     plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, newest: row.newest, handed });
   }
   /** A bound of each resumed window (null for the others: they start at the stop the query finds). */
@@ -317,6 +320,25 @@ export async function motionRound(
   for (const w of round.writes) w.catch(() => undefined);
   return round;
 }
+
+/**
+ * The new fixes of a resumed trackable that the evaluation round's read holds (null: none, the window reads them).
+ * Every point after the round's cursor is in the read when it is complete, or, when the read stopped at its limit,
+ * every point before the time of its last one: then the round takes those and announces the rest again (`rest`, the
+ * time to resume from), as the evaluation leaves the rest for its next round. Either way only when the cursor lies
+ * before the state's point, so that nothing at or after that point was left before the cursor.
+ */
+function handedOver(resume: MotionState | null, reads: MotionReads | undefined, cursor: Cursor | null): { handed: Fix[] | null; rest: number | null } {
+  if (!resume || !reads || (cursor !== null && cursor.timestamp.getTime() >= resume.at)) return { handed: null, rest: null };
+  if (reads.complete) return { handed: reads.fixes.filter((f) => f.time >= resume.at), rest: null };
+  const edge = reads.fixes.at(-1)?.time;
+  if (edge === undefined) return { handed: null, rest: null };
+  const handed = reads.fixes.filter((f) => f.time >= resume.at && f.time < edge);
+  return handed.length > 0 ? { handed, rest: edge } : { handed: null, rest: null };
+}
+
+// Fixes a round left to the next: announced again, from the time of the first one.
+const ANNOUNCE = `insert into motion_inbox (trackable_id, earliest) values ($1::uuid, $2::timestamptz)`;
 
 /** Where the stored trips a resumed window replaces begin: the open trip's start, or the open stop's confirming fix. */
 const tripsFrom = (s: MotionState): number => (s.open.kind === "trip" ? s.open.first.time : s.open.anchorAt);
