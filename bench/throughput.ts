@@ -6,8 +6,9 @@
 // sixth argument is all, singles or batches instead of [repeats]: `throughput.ts 8 16 0 strict all`.
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
 // BENCH_APP_DIR=<dir> serves another checkout's built app (a before/after; see bench/README.md).
-// BENCH_MOTION=compare adds a second app server without motion (FENCELINE_BENCH_NO_MOTION=1, its own scratch
-// database) and runs each request of the plain account on both, next to each other: motion on ÷ motion off.
+// BENCH_MOTION=compare adds two app servers, each on a fresh scratch database of its own: one with motion and one
+// without (FENCELINE_BENCH_NO_MOTION=1, and no motion trigger), and runs each request of a plain account on both, next
+// to each other: motion on ÷ motion off, from the same start (not the main server, whose tables the other runs fill).
 //
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
 // node:http + postgres.js server (bench/baseline-server.ts) on the same database, driven by N keep-alive clients
@@ -90,7 +91,17 @@ async function main() {
   const appPort = Number(new URL(app.baseUrl).port);
   const base = await startBaseline(db.url);
   const basePort = base.port;
-  // The same app without motion, on a database of its own (two servers on one database would run each other's jobs).
+  // The same app with motion and without, each on a database of its own (two servers on one database would run each
+  // other's jobs).
+  const onDb = compareMotion ? await scratchDatabase("fenceline_tput_motion") : null;
+  const on = onDb
+    ? await startServer({
+        appDir,
+        databaseUrl: onDb.url,
+        env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+        nodeArgs: benchNodeArgs(),
+      })
+    : null;
   const offDb = compareMotion ? await scratchDatabase("fenceline_tput_nomotion") : null;
   const off = offDb
     ? await startServer({
@@ -115,7 +126,11 @@ async function main() {
 
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     const offSql = offDb ? postgres(offDb.url, { max: 1, onnotice: () => {} }) : null;
+    const onSql = onDb ? postgres(onDb.url, { max: 1, onnotice: () => {} }) : null;
     const noMotion = off ? await benchAccount(off, "bench-plain", concurrency) : null;
+    const withMotion = on ? await benchAccount(on, "bench-plain", concurrency) : null;
+    /** The same request of the plain account on the servers with motion and without (BENCH_MOTION=compare). */
+    const both = (post: (a: BenchAccount) => (i: number) => Post) => (withMotion && noMotion ? { on: post(withMotion), off: post(noMotion) } : undefined);
     const show = (label: string, r: Run, backlog: string, unit = "req/s", mult = 1) =>
       console.log(
         `${label.padEnd(52)} ${fmt(r.perSecond * mult).padStart(7)} ${unit.padEnd(8)} p50 ${fmt(r.p50, 1).padStart(6)} ms  p95 ${fmt(r.p95, 1).padStart(6)} ms  ` +
@@ -168,15 +183,23 @@ async function main() {
     const appT: Target = { port: appPort, pid: app.process.pid!, sql, unevaluated: bare.trackables };
     const baseT: Target = { port: basePort, pid: base.process.pid!, sql, unevaluated: bare.trackables };
     const offT: Target | null = off ? { port: Number(new URL(off.baseUrl).port), pid: off.process.pid!, sql: offSql!, unevaluated: [] } : null;
+    const onT: Target | null = on ? { port: Number(new URL(on.baseUrl).port), pid: on.process.pid!, sql: onSql!, unevaluated: [] } : null;
 
     console.log(`throughput bench: ${seconds} s per run, ${concurrency} keep-alive clients, Postgres 15, load average ${loadAverage()}`);
     // The fences' with ÷ without is a ratio of two runs of the same request: they run next to each other, twice, in
     // the order without, with, with, without (a drift of the shared machine's speed falls on both sides alike), and
     // each side is the mean of its two runs.
     // With [repeats] > 1 the group of four runs is repeated (each group's ratio is printed too, to show the spread).
-    // With BENCH_MOTION=compare each group is followed by the same four-run group of the plain account's request on the
-    // server with motion (this one) and the one without: with, without, without, with.
-    const paired = async (label: string, plainPost: (i: number) => Post, fencedPost: (i: number) => Post, unit?: string, mult?: number, offPost?: (i: number) => Post) => {
+    // With BENCH_MOTION=compare each group is followed by the same four-run group of a plain account's request on the
+    // fresh servers with motion and without: with, without, without, with.
+    const paired = async (
+      label: string,
+      plainPost: (i: number) => Post,
+      fencedPost: (i: number) => Post,
+      unit?: string,
+      mult?: number,
+      motionPosts?: { on: (i: number) => Post; off: (i: number) => Post },
+    ) => {
       const plainRuns: Run[] = [];
       const fencedRuns: Run[] = [];
       const groups: number[] = [];
@@ -188,11 +211,11 @@ async function main() {
         const f1 = await measure(`(f) ${label.slice(0, 3)} with ${fmt(fenceCount)} geofences in the account`, appT, fencedPost, undefined, unit, mult);
         const f2 = await measure(`(f) ${label.slice(0, 3)} again`, appT, fencedPost, undefined, unit, mult);
         const p2 = await measure(`${label.slice(0, 3)} again`, appT, plainPost, undefined, unit, mult);
-        if (offT && offPost) {
-          const m1 = await measure(`(m) ${label.slice(0, 3)} motion on`, appT, plainPost, undefined, unit, mult);
-          const o1 = await measure(`(m) ${label.slice(0, 3)} motion off (second server)`, offT, offPost, undefined, unit, mult);
-          const o2 = await measure(`(m) ${label.slice(0, 3)} motion off again`, offT, offPost, undefined, unit, mult);
-          const m2 = await measure(`(m) ${label.slice(0, 3)} motion on again`, appT, plainPost, undefined, unit, mult);
+        if (onT && offT && motionPosts) {
+          const m1 = await measure(`(m) ${label.slice(0, 3)} motion on`, onT, motionPosts.on, undefined, unit, mult);
+          const o1 = await measure(`(m) ${label.slice(0, 3)} motion off`, offT, motionPosts.off, undefined, unit, mult);
+          const o2 = await measure(`(m) ${label.slice(0, 3)} motion off again`, offT, motionPosts.off, undefined, unit, mult);
+          const m2 = await measure(`(m) ${label.slice(0, 3)} motion on again`, onT, motionPosts.on, undefined, unit, mult);
           motionOn.push(m1, m2);
           motionOff.push(o1, o2);
           motionGroups.push(mean([m1, m2]).perSecond / mean([o1, o2]).perSecond);
@@ -214,9 +237,9 @@ async function main() {
     const notFound = () => ({ path: "/api/v1/no-such-endpoint", body: "{}" });
     const singles = async () => {
       const [ceiling, api] = await bracketed("(a) framework ceiling: JSON 404 of /api/v1/*", appT, notFound, () =>
-        paired("(c) POST /api/v1/…/locations, 1 point", apiPost(plain, point), apiPost(fenced, point), undefined, undefined, noMotion ? apiPost(noMotion, point) : undefined), (s) => s === 404);
+        paired("(c) POST /api/v1/…/locations, 1 point", apiPost(plain, point), apiPost(fenced, point), undefined, undefined, both((a) => apiPost(a, point))), (s) => s === 404);
       const [bareSingle, dev] = await bracketed("(b) bare node:http + postgres.js, 1 row", baseT, apiPost(bare, point), () =>
-        paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced), undefined, undefined, noMotion ? traccar(noMotion) : undefined));
+        paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced), undefined, undefined, both(traccar)));
       return { ceiling, api, bareSingle, dev };
     };
     const single = only === "batches" ? null : await singles();
@@ -231,7 +254,7 @@ async function main() {
           apiPost(fenced, batchOf(fenced, "continuous")),
           "points/s",
           100,
-          noMotion ? apiPost(noMotion, batchOf(noMotion, "continuous")) : undefined,
+          both((a) => apiPost(a, batchOf(a, "continuous"))),
         ),
         denseBatch: await paired(
           "(e') the same, each batch restarting the street",
@@ -239,7 +262,7 @@ async function main() {
           apiPost(fenced, batchOf(fenced, "restart")),
           "points/s",
           100,
-          noMotion ? apiPost(noMotion, batchOf(noMotion, "restart")) : undefined,
+          both((a) => apiPost(a, batchOf(a, "restart"))),
         ),
       }),
       undefined,
@@ -268,7 +291,7 @@ async function main() {
       );
     }
     if (compareMotion) {
-      console.log("  motion  on ÷ off (within 10 %: ≥ 0.9), the plain account's requests, each on the server with motion and the one without:");
+      console.log("  motion  on ÷ off (within 10 %: ≥ 0.9), a plain account's requests on two fresh servers, one with motion and one without:");
       const motionRatio = (name: string, p: { motion: { on: Run; off: Run; groups: number[] } | null }) =>
         p.motion && console.log(`    ${name.padEnd(48)} ${r(p.motion.on, p.motion.off)}${spread(p.motion.groups)}`);
       if (single) {
@@ -283,12 +306,15 @@ async function main() {
     console.log(`load average at the end ${loadAverage()}`);
     await sql.end();
     await offSql?.end();
+    await onSql?.end();
   } finally {
     base.process.kill();
     await app.stop();
     await off?.stop();
+    await on?.stop();
     await db.drop();
     await offDb?.drop();
+    await onDb?.drop();
   }
 }
 

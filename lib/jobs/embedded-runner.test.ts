@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { enqueueMany, wakeRunner } from "./client";
 import type { Db } from "@/lib/db/client";
 import { executeRows } from "@/lib/db/rows";
-import { jobs } from "@/lib/db/schema";
+import { jobs, motionInbox } from "@/lib/db/schema";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { EmbeddedRunner } from "./embedded-runner";
 import { defineWorkflow, type Workflow } from "./types";
@@ -505,4 +505,29 @@ describe("EmbeddedRunner and a run joined by a transaction still open", () => {
     }
     expect(ran).toEqual([{ n: 1, committed: true }]);
   });
+  it("vacuums the jobs table, and the tables given with it, once a hundred runs have ended", async () => {
+    const vacuums = async () =>
+      (await executeRows<{ relname: string; n: number }>(db, sql`select relname, vacuum_count::int as n from pg_stat_user_tables where relname in ('jobs', 'motion_inbox')`))
+        .reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.relname]: r.n }), {});
+    const before = await vacuums();
+    const ran: number[] = [];
+    const wf = recording(ran);
+    await enqueueMany(wf, Array.from({ length: 120 }, (_, n) => ({ payload: { n } })));
+    const runner = new EmbeddedRunner(db, new Map([[wf.name, wf as unknown as Workflow]]), { pollMs: 20, vacuumEveryMs: 50, vacuumAlso: [motionInbox] });
+    await runner.start();
+    try {
+      const deadline = Date.now() + 15_000;
+      let now = before;
+      // The statistics reach pg_stat_user_tables a moment after the VACUUM.
+      while (!((now.jobs ?? 0) > (before.jobs ?? 0) && (now.motion_inbox ?? 0) > (before.motion_inbox ?? 0)) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        now = await vacuums();
+      }
+      expect(ran).toHaveLength(120);
+      expect(now.jobs).toBeGreaterThan(before.jobs ?? 0);
+      expect(now.motion_inbox).toBeGreaterThan(before.motion_inbox ?? 0);
+    } finally {
+      await runner.stop();
+    }
+  }, 30_000);
 });

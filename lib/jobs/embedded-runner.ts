@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/rows";
 import { jobs, type JobRow } from "@/lib/db/schema";
@@ -26,6 +27,11 @@ export interface RunnerOptions {
    * leaves dead rows behind (insert, claim, delete), which slow the claim query down as they pile up.
    */
   vacuumEveryMs?: number;
+  /**
+   * Tables vacuumed with the jobs table: others that every evaluation churns the same way (motion_inbox: a row added
+   * with each location post, deleted by its round).
+   */
+  vacuumAlso?: PgTable[];
   log?: Pick<Console, "error" | "warn">;
 }
 
@@ -133,6 +139,7 @@ export class EmbeddedRunner {
       retryBaseMs: opts.retryBaseMs ?? 1000,
       recoverAllOnStart: opts.recoverAllOnStart ?? false,
       vacuumEveryMs: opts.vacuumEveryMs ?? 0,
+      vacuumAlso: opts.vacuumAlso ?? [],
       log: opts.log ?? log,
     };
     this.batched = [...workflows.values()].filter((wf) => wf.batch);
@@ -505,7 +512,8 @@ export class EmbeddedRunner {
   private async vacuum(): Promise<void> {
     if (this.finished < 100 || this.stopped) return;
     this.finished = 0;
-    await this.db.execute(sql`vacuum ${jobs}`).catch((err: unknown) => this.opts.log.warn("[jobs] could not vacuum the jobs table:", err));
+    const tables = sql.join([jobs, ...this.opts.vacuumAlso].map((t) => sql`${t}`), sql`, `);
+    await this.db.execute(sql`vacuum ${tables}`).catch((err: unknown) => this.opts.log.warn("[jobs] could not vacuum the jobs table:", err));
   }
 
   private async renewLeases(): Promise<void> {

@@ -28,11 +28,13 @@ export async function boot(): Promise<void> {
   if (jobsProvider() === "embedded") {
     const { EmbeddedRunner } = await import("@/lib/jobs/embedded-runner");
     const { workflows } = await import("@/lib/jobs/workflows");
+    const { motionInbox } = await import("@/lib/db/schema");
     const runner = new EmbeddedRunner(handle.db, new Map(workflows.map((w) => [w.name, w])), {
       // Only this process can open the embedded database, so every "running" job left in it is an orphan.
       recoverAllOnStart: handle.kind === "pglite",
-      // PGlite has no autovacuum; Postgres's own cleans the jobs table.
+      // PGlite has no autovacuum; Postgres's own cleans the jobs table and the motion inbox.
       vacuumEveryMs: handle.kind === "pglite" ? 10_000 : 0,
+      vacuumAlso: [motionInbox],
     });
     await runner.start();
   }
