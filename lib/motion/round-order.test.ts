@@ -175,6 +175,26 @@ describe("motionRound: arrival order does not matter", () => {
     );
   }, 300_000);
 
+  it("a drive's last fix before a gap of over an hour, arriving after the gap: the trip goes on to it, as in order", async () => {
+    // Without that fix the trip ends at the one before it and a stop begins there; that stop is no point to recompute
+    // from once the late fix comes (it lies in the gap), though its confirming fix is older than the late one.
+    const fixes: TrackFix[] = [];
+    for (let i = 1; i <= 10; i++) fixes.push({ s: i * 36, north: i * 195, east: 0 });
+    for (let i = 0; i < 7; i++) fixes.push({ s: 360 + 8 * (i + 1), north: 1950 + (i % 3) * 4, east: 0 });
+    for (let i = 1; i <= 6; i++) fixes.push({ s: 416 + 7 * i, north: 1950 + 149 * i, east: 0 });
+    for (let i = 1; i <= 8; i++) fixes.push({ s: 4150 + 15 * i, north: 2844 + 245 * i, east: 0 });
+    const lastBeforeGap = fixes.findIndex((f) => f.s === 458);
+    const whole = await newTrackable("gap-in-order");
+    await store(whole, fixes);
+    await round(whole);
+    const owner = await newTrackable("gap-late");
+    await store(owner, fixes.filter((_, i) => i !== lastBeforeGap));
+    await round(owner);
+    await store(owner, [fixes[lastBeforeGap]!]);
+    await round(owner);
+    expectSame(await motionOf(owner, fixes), await motionOf(whole, fixes));
+  }, 60_000);
+
   it("fixes one by one, newest first, give the same as all at once", async () => {
     const fixes = fc.sample(arrival, { numRuns: 1, seed: 2026 })[0]!.fixes;
     const whole = await newTrackable("at-once");

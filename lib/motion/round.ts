@@ -42,7 +42,9 @@ const NEW_FIXES = `with taken as (
 
 // Each window, one row per trackable: the fixes from its start and the trips and speed episodes stored from there (what
 // the round replaces). A window resumed from the stored state gives its bounds; any other starts at the last stop
-// confirmed before the earliest new fix (none: from the first fix). Fixes above NEW_FIXES's newest id wait for the
+// confirmed before the earliest new fix by a run of fixes (none: from the first fix). A stop that began at its
+// confirming fix (after a gap, or at the first fix) is no such point: a fix arriving in the gap would have carried
+// the trip on, so its state depends on fixes after it. Fixes above NEW_FIXES's newest id wait for the
 // round that takes their own inbox row (one committed between the two statements, with an id below it, is read now
 // and announced again: the next round finds it older than its state and recomputes, which changes nothing).
 const WINDOWS = `select v.id as "trackableId", ${ms("s.started_at")} as "stopStartedMs", s.latitude, s.longitude, ${ms("s.anchor_at")} as "anchorMs",
@@ -56,7 +58,8 @@ const WINDOWS = `select v.id as "trackableId", ${ms("s.started_at")} as "stopSta
     as v(id, earliest, fixes_from, trips_from, episodes_from, newest)
   left join lateral (
     select started_at, latitude, longitude, anchor_at from stops
-    where v.fixes_from is null and trackable_id = v.id and anchor_at < v.earliest order by anchor_at desc limit 1) s on true`;
+    where v.fixes_from is null and trackable_id = v.id and anchor_at < v.earliest and started_at < anchor_at
+    order by anchor_at desc limit 1) s on true`;
 
 const DELETE_TRIPS = `delete from trips p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
   where p.trackable_id = v.id and p.started_at >= v.since`;
