@@ -1,35 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { cube } from "@electric-sql/pglite/contrib/cube";
 import { earthdistance } from "@electric-sql/pglite/contrib/earthdistance";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { migrationsBefore } from "@/tests/support/migrations";
 
 // motion_inbox: every statement that stores locations adds one row per trackable (its earliest fix time), in its own
 // transaction; and a database from before the inbox gets one row per trackable for the fixes above motion's old
 // watermark, so nothing stored before the upgrade is left out of trips.
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-/** drizzle/ with only the migrations before `name` in its journal. */
-function migrationsBefore(name: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-migrations-"));
-  dirs.push(dir);
-  fs.cpSync("drizzle", dir, { recursive: true });
-  const journalPath = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(fs.readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === name);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 const A = "00000000-0000-7000-8000-00000000000a";
 const T1 = "00000000-0000-7000-8000-000000000001";

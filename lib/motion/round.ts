@@ -123,8 +123,6 @@ interface Plan {
   basis: string;
   /** The stored state when every new fix comes at or after its point and the settings are the same. */
   resume: MotionState | null;
-  /** The trackable's newest fix id when its inbox rows were taken: the round takes in every fix up to it. */
-  newest: string;
   /** The round's own read of the trackable's points holds every new fix (see motionRound): the window reads none. */
   handed: Fix[] | null;
 }
@@ -178,7 +176,7 @@ export async function motionRound(
       announced.catch(() => undefined); // awaited with the round's writes; not unhandled while the window is read
       round.writes.push(announced);
     }
-    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, newest: row.newest, handed });
+    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, handed });
   }
   /** A bound of each resumed window (null for the others: they start at the stop the query finds). */
   const bound = (pick: (s: MotionState) => number) =>

@@ -1,34 +1,13 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { cube } from "@electric-sql/pglite/contrib/cube";
 import { earthdistance } from "@electric-sql/pglite/contrib/earthdistance";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { migrationsBefore } from "@/tests/support/migrations";
 
 // The memberships migration on a database that has users from before it: each joins the workspace they were created
 // in, the earliest of each workspace as its owner, the others as admins.
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-/** drizzle/ with only the migrations before `name` in its journal. */
-function migrationsBefore(name: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-migrations-"));
-  dirs.push(dir);
-  fs.cpSync("drizzle", dir, { recursive: true });
-  const journalPath = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(fs.readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === name);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 it("backfills a membership for every existing user: the first of each workspace owns it", async () => {
   const client = await PGlite.create({ extensions: { cube, earthdistance } });
