@@ -1,6 +1,8 @@
 // Where a coalesced evaluation round spends its CPU: 16 trackables × 100 new points against an account with
 // [fences] geofences (createFences' layout, half 20-vertex polygons), on a scratch Postgres database, [rounds] times.
-// Usage: npx tsx bench/profile-evaluation.ts [fences=1000] [rounds=30] [track=continuous|restart] (trackBatch).
+// Usage: npx tsx bench/profile-evaluation.ts [fences=1000] [rounds=30] [track=continuous|restart] (trackBatch) [timed]
+// (`timed`: each point stamped BATCH_FIX_SECONDS after the one before, as timedBatchOf does, so that motion sees a drive;
+// without it a round's points share one time.)
 // With BENCH_CPU_PROF=<dir>, a CPU profile of the rounds (and of the script's own inserts between them, under main),
 // without the set-up, is written there; with BENCH_HEAP_PROF=<dir>, a sampling heap profile of the same (V8's
 // allocation sampling, every 32 KB on average, objects collected since included: what was allocated, not what is kept).
@@ -12,11 +14,12 @@ import { newId } from "@/lib/db/ids";
 import { accounts, geofences, locations, trackables } from "@/lib/db/schema";
 import { evaluateTrackables } from "@/lib/geofences/evaluate-trackable";
 import { openUnitDb } from "@/tests/support/unit-db";
-import { fenceBody, fmt, mainThreadMs, postgresMs, trackBatch } from "./lib";
+import { BATCH_FIX_SECONDS, fenceBody, fmt, mainThreadMs, postgresMs, trackBatch } from "./lib";
 
 const fenceCount = Number(process.argv[2] ?? 1000);
 const rounds = Number(process.argv[3] ?? 30);
 const track = process.argv[4] === "restart" ? "restart" : "continuous";
+const timed = process.argv[5] === "timed";
 
 async function main() {
   process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
@@ -56,13 +59,17 @@ async function main() {
       const at = new Date(Date.UTC(2026, 10, 23, 8) + r * 1000);
       // One unnest insert (cheap to build), so that a profile shows the evaluation rather than this script's writes.
       const batch = trackBatch(r, track);
-      const rows = ids.flatMap((trackableId) => batch.map((p) => ({ id: newId(), trackableId, ...p })));
+      const first = Date.UTC(2026, 10, 23, 8) + r * batch.length * BATCH_FIX_SECONDS * 1000;
+      const rows = ids.flatMap((trackableId) =>
+        batch.map((p, k) => ({ id: newId(), trackableId, ...p, timestamp: timed ? new Date(first + k * BATCH_FIX_SECONDS * 1000).toISOString() : at.toISOString() })),
+      );
       await unit.db.execute(sql`insert into ${locations} (id, trackable_id, latitude, longitude, accuracy, battery, timestamp, received_at)
-        select id, trackable_id, latitude, longitude, accuracy, battery, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
+        select id, trackable_id, latitude, longitude, accuracy, battery, timestamp, ${at.toISOString()}::timestamptz
         from unnest(${sql.raw(`'{${rows.map((r) => r.id).join(",")}}'::uuid[]`)}, ${sql.raw(`'{${rows.map((r) => r.trackableId).join(",")}}'::uuid[]`)},
           ${sql.raw(`'{${rows.map((r) => r.latitude).join(",")}}'::float8[]`)}, ${sql.raw(`'{${rows.map((r) => r.longitude).join(",")}}'::float8[]`)},
-          ${sql.raw(`'{${rows.map((r) => r.accuracy).join(",")}}'::float8[]`)}, ${sql.raw(`'{${rows.map((r) => r.battery).join(",")}}'::float8[]`)})
-          as u(id, trackable_id, latitude, longitude, accuracy, battery)`);
+          ${sql.raw(`'{${rows.map((r) => r.accuracy).join(",")}}'::float8[]`)}, ${sql.raw(`'{${rows.map((r) => r.battery).join(",")}}'::float8[]`)},
+          ${sql.raw(`'{${rows.map((r) => `"${r.timestamp}"`).join(",")}}'::timestamptz[]`)})
+          as u(id, trackable_id, latitude, longitude, accuracy, battery, timestamp)`);
       const t0 = performance.now();
       const app0 = process.cpuUsage();
       const main0 = mainThreadMs(process.pid);

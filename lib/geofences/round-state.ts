@@ -8,7 +8,7 @@ import { fenceRowsOf, fenceStateColumns, type FenceStateJson, type FenceStateRow
 import type { Cursor } from "./evaluation";
 import { log } from "@/lib/log/logger";
 import type { Fix, MotionSettingsInput } from "@/lib/motion/segment";
-import type { MotionState } from "@/lib/motion/state";
+import { decodeMotionState, type MotionState } from "@/lib/motion/state";
 
 // A round's trackable state: locking the state rows, reading everything the round needs behind the locks, and saving
 // the state rows back. Evaluation of the fences is fence-round.ts; the events, evaluate-trackable.ts.
@@ -71,7 +71,7 @@ const SAVE_STATES = `update trackable_states s set
     as v(id, ts, location_id, status, seen, battery)
   where s.trackable_id = v.id`;
 
-type MotionColumns = { motion: MotionSettingsInput | null; motionState: MotionState | null; inboxEarliestMs: number | null; newestId: string | null };
+type MotionColumns = { motion: MotionSettingsInput | null; motionState: unknown; inboxEarliestMs: number | null; newestId: string | null };
 
 /**
  * What motion takes from a round's reads, per trackable with inbox rows (lib/motion/round.ts): its settings and state,
@@ -181,7 +181,7 @@ function motionOf(rows: readonly ReadRow[], limit: number): Map<string, MotionRe
     const points = row.points ?? [];
     out.set(row.id, {
       motion: row.motion ?? null,
-      state: row.motionState ?? null,
+      state: decodeMotionState(row.motionState ?? null),
       earliestMs: row.inboxEarliestMs,
       newest: row.newestId,
       fixes: points.map(([id, latitude, longitude, accuracy, , timestampMs, , speed]) => ({ id, latitude, longitude, accuracy, speed, time: timestampMs })),

@@ -8,6 +8,7 @@ import type { ProducedEvent } from "@/lib/events/produced";
 import { lockAndRead, type Owner } from "@/lib/geofences/round-state";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { motionRound } from "./round";
+import { decodeMotionState } from "./state";
 
 // The round on a real database: fixes fed in batches with a round after each give the trips and stops of one round
 // over all of them, and a round during a trip resumes from the stored state without reading the trip's older fixes.
@@ -115,7 +116,8 @@ async function motionOf(owner: Owner) {
   return { trips: t, stops: s };
 }
 
-const stateOf = async (owner: Owner) => (await db.select({ state: trackableStates.motionState }).from(trackableStates).where(eq(trackableStates.trackableId, owner.id)))[0]!.state;
+const stateOf = async (owner: Owner) =>
+  decodeMotionState((await db.select({ state: trackableStates.motionState }).from(trackableStates).where(eq(trackableStates.trackableId, owner.id)))[0]!.state);
 
 describe("motionRound", () => {
   it("fixes in batches, a round after each, give the trips and stops of one round over all of them; each trip starts once", async () => {

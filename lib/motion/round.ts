@@ -13,7 +13,7 @@ import { speedExceededPayload, tripPayload } from "./payloads";
 import { DEFAULT_MOTION_ACCURACY, motionSettings, Segmenter, usableFixes, type Fix, type MotionSettingsInput, type TripSegment } from "./segment";
 import { serializeTrip } from "./serialize";
 import { lowerLimit, SpeedTracker, type SpeedEpisode, type SpeedState } from "./speed";
-import type { MotionState } from "./state";
+import { decodeMotionState, encodeMotionState, type MotionState } from "./state";
 
 // Motion's part of an evaluation round, in the round's transaction and under its locks on the trackables: takes each
 // trackable's rows of motion_inbox (added, committed with them, by every statement that stores locations: see
@@ -65,11 +65,12 @@ const DELETE_TRIPS = `delete from trips p using unnest($1::uuid[], $2::text[]::t
   where p.trackable_id = v.id and p.started_at >= v.since`;
 const DELETE_STOPS = `delete from stops p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
   where p.trackable_id = v.id and p.anchor_at >= v.since`;
-// The states the round changed (one it has no entry for stands: the window had no usable fix); JSON null clears it.
-const SAVE_STATES = `update trackable_states s set motion_state = nullif(v.state::jsonb, 'null'::jsonb)
-  from unnest($1::uuid[], $2::text[]) as v(id, state) where s.trackable_id = v.id`;
+// The states the round changed (one it has no entry for stands: the window had no usable fix), as one JSON object by
+// trackable id (one text parameter: no array quoting of each state); JSON null clears it.
+const SAVE_STATES = `update trackable_states s set motion_state = nullif(v.value, 'null'::jsonb)
+  from jsonb_each($1::text::jsonb) as v where s.trackable_id = v.key::uuid`;
 
-type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; state: MotionState | null; earliestMs: number; newest: string | null };
+type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; state: unknown; earliestMs: number; newest: string | null };
 type WindowRow = {
   trackableId: string;
   stopStartedMs: number | null;
@@ -153,13 +154,13 @@ export async function motionRound(
     },
   };
   if (trackables.length === 0 || MOTION_OFF) return round;
-  const fresh: (NewFixesRow & { newest: string; reads?: MotionReads })[] = pre
+  const fresh: (Omit<NewFixesRow, "state"> & { state: MotionState | null; newest: string; reads?: MotionReads })[] = pre
     ? trackables.flatMap((t) => {
         const r = pre.reads.get(t.id);
         return r ? [{ trackableId: t.id, motion: r.motion, state: r.state, earliestMs: r.earliestMs, newest: r.newest, reads: r }] : [];
       })
     : // A trackable whose announced fixes are all gone (deleted since) has nothing to take in.
-      (await queryRows<NewFixesRow>(tx, NEW_FIXES, [trackables.map((t) => t.id)])).filter((r): r is NewFixesRow & { newest: string } => r.newest !== null);
+      (await queryRows<NewFixesRow>(tx, NEW_FIXES, [trackables.map((t) => t.id)])).flatMap((r) => (r.newest === null ? [] : [{ ...r, newest: r.newest, state: decodeMotionState(r.state) }]));
   if (fresh.length === 0) return round;
   const byId = new Map(trackables.map((t) => [t.id, t]));
   const plans = new Map<string, Plan>();
@@ -307,12 +308,12 @@ export async function motionRound(
   const column = <T>(rows: readonly T[][], i: number) => rows.map((r) => r[i]);
   // Every value travels as text and is cast in SQL (as lib/db/bulk does): one statement text for any row count.
   const text = (rows: readonly unknown[][], i: number) => rows.map((r) => (r[i] === null ? null : String(r[i])));
-  const saves = [...states].map(([id, state]) => [id, JSON.stringify(state)]);
+  const saves = JSON.stringify(Object.fromEntries([...states].map(([id, state]) => [id, state === null ? null : encodeMotionState(state)])));
   // Issued in this order on the transaction's connection: the window's old rows go before the new ones come in.
   round.writes.push(
     queryRows(tx, DELETE_TRIPS, [column(deleteTrips, 0), column(deleteTrips, 1)]),
     queryRows(tx, DELETE_STOPS, [column(deleteStops, 0), column(deleteStops, 1)]),
-    queryRows(tx, SAVE_STATES, [column(saves, 0), column(saves, 1)]),
+    queryRows(tx, SAVE_STATES, [saves]),
   );
   if (tripRows.length > 0) round.writes.push(insertUnnested(tx, tripsTable, tripRows));
   if (stopRows.length > 0) round.writes.push(queryRows(tx, INSERT_STOPS, STOP_COLUMNS.map((_, i) => text(stopRows, i))));

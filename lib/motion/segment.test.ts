@@ -2,6 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { haversineMeters } from "@/lib/geofences/haversine";
 import { compareFixes, DEFAULT_MOTION, type Fix, type OpenSegment, segment, Segmenter, type Segmentation, usableFixes } from "./segment";
+import { decodeMotionState, encodeMotionState } from "./state";
+
+/** An open segment as the next round reads it back: in the stored form of a motion state, through JSON (jsonb). */
+const throughStorage = (open: OpenSegment | null): OpenSegment | null =>
+  open === null
+    ? null
+    : decodeMotionState(JSON.parse(JSON.stringify(encodeMotionState({ at: 0, basis: "", open, speed: { prev: null, startedAt: null, fired: false } }))))!.open;
 
 const T0 = Date.UTC(2026, 10, 25, 8, 0, 0);
 const M_PER_DEG = 111_195;
@@ -223,12 +230,12 @@ describe("segment: properties", () => {
         const usable = usableFixes(fixes, 100);
         const all = segment(usable, cfg);
         const bounds = [...new Set([0, ...cuts.map((c) => Math.min(c, usable.length)), usable.length])].sort((a, b) => a - b);
-        // Each batch goes through a new Segmenter started from the previous one's state, stored as JSON in between.
+        // Each batch goes through a new Segmenter started from the previous one's state, stored in between.
         let stored: OpenSegment | null = null;
         const closed: Segmentation = { trips: [], stops: [] };
         let last: Segmentation = { trips: [], stops: [] };
         for (let i = 1; i < bounds.length; i++) {
-          const m: Segmenter = new Segmenter(cfg, stored === null ? null : (JSON.parse(JSON.stringify(stored)) as OpenSegment));
+          const m: Segmenter = new Segmenter(cfg, stored === null ? null : throughStorage(stored));
           for (const f of usable.slice(bounds[i - 1], bounds[i])) m.push(f);
           last = m.finish();
           closed.trips.push(...last.trips.filter((t) => t.status === "completed"));
@@ -252,7 +259,7 @@ describe("segment: properties", () => {
 });
 
 describe("segment: resuming after every fix", () => {
-  it("the state after any prefix, through JSON, with the rest of the fixes gives the whole track's open and later segments", () => {
+  it("the state after any prefix, stored and read back, with the rest of the fixes gives the whole track's open and later segments", () => {
     fc.assert(
       fc.property(withTrack, ([cfg, fixes]) => {
         const usable = usableFixes(fixes, 100);
@@ -263,7 +270,7 @@ describe("segment: resuming after every fix", () => {
         for (let i = 0; i < usable.length; i++) {
           prefix.push(usable[i]!);
           const closed = prefix.finish();
-          const resumed = new Segmenter(cfg, JSON.parse(JSON.stringify(prefix.state())) as OpenSegment);
+          const resumed = new Segmenter(cfg, throughStorage(prefix.state()));
           for (const f of usable.slice(i + 1)) resumed.push(f);
           const rest = resumed.finish();
           const trips = [...closed.trips.filter((t) => t.status === "completed"), ...rest.trips];
@@ -299,7 +306,7 @@ describe("segment: the stored state of an open trip", () => {
     expect(full.trips[0]).toMatchObject({ status: "completed", endedAt: T0 + 1280_000 });
     const first = new Segmenter(cfg);
     for (const f of fixes.slice(0, -1)) first.push(f);
-    const resumed = new Segmenter(cfg, JSON.parse(JSON.stringify(first.state())) as OpenSegment);
+    const resumed = new Segmenter(cfg, throughStorage(first.state()));
     resumed.push(fixes.at(-1)!);
     // The resumed segmenter reports what it closed and opened: the trip and the stop after it.
     expect(resumed.finish()).toEqual({ trips: full.trips, stops: full.stops.slice(1) });

@@ -128,7 +128,7 @@ function tripOf(first: Fix, end: TrackPoint, completed: boolean): TripSegment {
 }
 
 /** The track point of `f` after `prev`: the same sums in the same order as over the whole track, so equal bit for bit. */
-function extend(prev: TrackPoint, f: Fix): TrackPoint {
+export function extend(prev: TrackPoint, f: Fix): TrackPoint {
   const leg = haversineMeters(prev.fix, f);
   let maxSpeed = prev.maxSpeed;
   if (f.speed !== null && f.speed > maxSpeed) maxSpeed = f.speed;

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { doublePrecision, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import type { MotionState } from "../../motion/state";
+import type { StoredMotionState } from "../../motion/state";
 import { ts } from "./columns";
 import { trackables } from "./trackables";
 
@@ -21,7 +21,7 @@ export const trackableStates = pgTable(
     // Battery of the newest evaluated location that reported one (battery.low fires on the fall below the threshold).
     battery: doublePrecision("battery"),
     // Where segmentation stands (an open trip's measures and recent track): the next round resumes from it (lib/motion).
-    motionState: jsonb("motion_state").$type<MotionState>(),
+    motionState: jsonb("motion_state").$type<StoredMotionState>(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [
