@@ -324,3 +324,99 @@ describe("segment: the stored state of an open trip", () => {
     expect(full.trips[0]!.status).toBe("completed");
   });
 });
+
+/**
+ * The contract's rules read directly, as a slow reference: the whole track kept, every distance a haversine, no state
+ * trimmed or resumed. Segmenter must give exactly its segments.
+ */
+function referenceSegment(fixes: readonly Fix[], cfg: typeof DEFAULT_MOTION): Segmentation {
+  const D = cfg.minTripDistance;
+  const out: Segmentation = { trips: [], stops: [] };
+  let stop: { startedAt: number; anchor: Fix; anchorAt: number; last: Fix } | null = null;
+  let track: Fix[] = [];
+  const closeStop = (s: NonNullable<typeof stop>, ended: boolean) =>
+    out.stops.push({ startedAt: s.startedAt, endedAt: ended ? s.last.time : null, latitude: s.anchor.latitude, longitude: s.anchor.longitude, duration: (s.last.time - s.startedAt) / 1000, anchorAt: s.anchorAt });
+  const tripUpTo = (end: number, completed: boolean) => {
+    let distance = 0;
+    let maxSpeed = 0;
+    for (let i = 1; i <= end; i++) {
+      const leg = haversineMeters(track[i - 1]!, track[i]!);
+      distance += leg;
+      if (track[i]!.speed !== null && track[i]!.speed! > maxSpeed) maxSpeed = track[i]!.speed!;
+      const dt = (track[i]!.time - track[i - 1]!.time) / 1000;
+      if (dt > 0 && leg / dt > maxSpeed) maxSpeed = leg / dt;
+    }
+    const first = track[0]!;
+    const last = track[end]!;
+    out.trips.push({
+      status: completed ? "completed" : "ongoing",
+      startedAt: first.time,
+      endedAt: completed ? last.time : null,
+      start: { latitude: first.latitude, longitude: first.longitude },
+      end: completed ? { latitude: last.latitude, longitude: last.longitude } : null,
+      distance,
+      duration: (last.time - first.time) / 1000,
+      maxSpeed,
+      pointCount: end + 1,
+      firstFixTime: first.time,
+      lastFixTime: last.time,
+    });
+  };
+  const push = (f: Fix): void => {
+    if (stop) {
+      if (haversineMeters(stop.anchor, f) < D) stop.last = f;
+      else if (f.time - stop.last.time >= cfg.stopGap * 1000) {
+        closeStop(stop, true);
+        stop = { startedAt: f.time, anchor: f, anchorAt: f.time, last: f };
+      } else {
+        closeStop(stop, true);
+        track = [stop.last, f];
+        stop = null;
+      }
+      return;
+    }
+    if (track.length === 0) {
+      stop = { startedAt: f.time, anchor: f, anchorAt: f.time, last: f };
+      return;
+    }
+    const prev = track.at(-1)!;
+    if (f.time - prev.time >= cfg.stopGap * 1000) {
+      tripUpTo(track.length - 1, true);
+      stop = { startedAt: prev.time, anchor: prev, anchorAt: prev.time, last: prev };
+      track = [];
+      push(f);
+      return;
+    }
+    track.push(f);
+    let k = track.length - 1;
+    while (k > 1 && haversineMeters(track[k - 1]!, f) < D) k--;
+    if (f.time - track[k]!.time >= cfg.minStopDuration * 1000) {
+      tripUpTo(k, true);
+      stop = { startedAt: track[k]!.time, anchor: f, anchorAt: f.time, last: f };
+      track = [];
+    }
+  };
+  fixes.forEach(push);
+  if (stop) closeStop(stop, false);
+  else if (track.length > 0) tripUpTo(track.length - 1, false);
+  return out;
+}
+
+describe("segment: against a direct reading of the rules", () => {
+  it("gives exactly the reference's trips and stops, on random, slow and hovering tracks", () => {
+    fc.assert(
+      fc.property(withTrack, ([cfg, fixes]) => {
+        const usable = usableFixes(fixes, 100);
+        expect(segment(usable, cfg)).toEqual(referenceSegment(usable, cfg));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a straight drive that stops exactly minTripDistance past a point along the track is judged by the great-circle distance", () => {
+    // Fixes 50 m apart due north, then a wait 200 m on from the fix four back: the run must not reach that fix.
+    const cfg = { ...DEFAULT_MOTION, minTripDistance: 200, minStopDuration: 60 };
+    const fixes = usableFixes([...still(0, 300, 0), ...Array.from({ length: 12 }, (_, i) => fix(310 + i * 5, 50 * (i + 1))), ...still(375, 600, 600)], 100);
+    expect(segment(fixes, cfg)).toEqual(referenceSegment(fixes, cfg));
+  });
+});

@@ -137,6 +137,19 @@ export function extend(prev: TrackPoint, f: Fix): TrackPoint {
   return { fix: f, distance: prev.distance + leg, maxSpeed, count: prev.count + 1 };
 }
 
+/**
+ * Whether the track point `p` lies within `d` metres of the later point `q` (closer than d; with `orEqual`, no
+ * farther). The distance along the track between them bounds the great-circle one from above, so a point less than d
+ * along the track is within d without the haversine; a centimetre of slack keeps the sums' rounding on the safe side.
+ * A moving trackable's walk back over its recent points then costs a subtraction a point, not a haversine.
+ */
+function within(p: TrackPoint, q: TrackPoint, d: number, orEqual = false): boolean {
+  if (q.distance - p.distance < d - ALONG_SLACK_M) return true;
+  const m = haversineMeters(p.fix, q.fix);
+  return orEqual ? m <= d : m < d;
+}
+const ALONG_SLACK_M = 0.01;
+
 type OpenStop = Extract<OpenSegment, { kind: "stop" }>;
 
 /**
@@ -205,10 +218,11 @@ export class Segmenter {
       this.push(f); // the fix after the gap is judged against the new stop
       return;
     }
-    track.push(extend(prev, f));
+    const newest = extend(prev, f);
+    track.push(newest);
     // The run of the newest fixes within D of f, walked back from f; it stops the trip once it spans minStopDuration.
     let k = track.length - 1;
-    while (k > this.floor && haversineMeters(track[k - 1]!.fix, f) < this.D) k--;
+    while (k > this.floor && within(track[k - 1]!, newest, this.D)) k--;
     if (f.time - track[k]!.fix.time >= this.minStopMs) {
       this.trips.push(tripOf(this.first!, track[k]!, true));
       this.stop = { kind: "stop", startedAt: track[k]!.fix.time, anchor: at(f), anchorAt: f.time, last: f };
@@ -226,9 +240,9 @@ export class Segmenter {
     if (this.stop) return { ...this.stop };
     const track = this.track;
     if (track.length === 0) return null;
-    const newest = track[track.length - 1]!.fix;
+    const newest = track[track.length - 1]!;
     let b = track.length - 1;
-    while (b > 0 && haversineMeters(track[b - 1]!.fix, newest) <= 2 * this.D + 1) b--;
+    while (b > 0 && within(track[b - 1]!, newest, 2 * this.D + 1, true)) b--;
     return { kind: "trip", first: this.first!, tail: track.slice(b), whole: this.floor === 1 && b === 0 };
   }
 
