@@ -1,8 +1,6 @@
-import { insertUnnested } from "@/lib/db/bulk";
 import type { Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { epochMs as ms, queryRows } from "@/lib/db/rows";
-import { speedEpisodes as speedEpisodesTable, trips as tripsTable } from "@/lib/db/schema";
 import type { ProducedEvent } from "@/lib/events/produced";
 import { beaconOf, locationOf } from "@/lib/events/payloads";
 import { accountFences, appliesTo, candidatesFromCache, type AccountFences } from "@/lib/geofences/fence-cache";
@@ -60,15 +58,6 @@ const WINDOWS = `select v.id as "trackableId", ${ms("s.started_at")} as "stopSta
     select started_at, latitude, longitude, anchor_at from stops
     where v.fixes_from is null and trackable_id = v.id and anchor_at < v.earliest and started_at < anchor_at
     order by anchor_at desc limit 1) s on true`;
-
-const DELETE_TRIPS = `delete from trips p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
-  where p.trackable_id = v.id and p.started_at >= v.since`;
-const DELETE_STOPS = `delete from stops p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
-  where p.trackable_id = v.id and p.anchor_at >= v.since`;
-// The states the round changed (one it has no entry for stands: the window had no usable fix), as one JSON object by
-// trackable id (one text parameter: no array quoting of each state); JSON null clears it.
-const SAVE_STATES = `update trackable_states s set motion_state = nullif(v.value, 'null'::jsonb)
-  from jsonb_each($1::text::jsonb) as v where s.trackable_id = v.key::uuid`;
 
 type NewFixesRow = { trackableId: string; motion: MotionSettingsInput | null; state: unknown; earliestMs: number; newest: string | null };
 type WindowRow = {
@@ -198,9 +187,9 @@ export async function motionRound(
     fresh.map((r) => r.newest),
   ]);
 
-  const tripRows: (typeof tripsTable.$inferInsert)[] = [];
+  const tripRows: unknown[][] = [];
   const stopRows: unknown[][] = [];
-  const episodeRows: (typeof speedEpisodesTable.$inferInsert)[] = [];
+  const episodeRows: unknown[][] = [];
   const deleteTrips: [string, string][] = [];
   const deleteStops: [string, string][] = [];
   const states = new Map<string, MotionState | null>();
@@ -290,7 +279,7 @@ export async function motionRound(
       if (sent.has(e.startedAt)) continue;
       const at = new Date(e.fix.time);
       const location = locationOf({ ...e.fix, timestamp: at });
-      episodeRows.push({ trackableId: t.id, startedAt: new Date(e.startedAt) });
+      episodeRows.push([t.id, iso(e.startedAt)]);
       list.push({
         type: "speed.exceeded",
         trackableId: t.id,
@@ -305,19 +294,20 @@ export async function motionRound(
     events.set(t.id, list);
   }
 
-  const column = <T>(rows: readonly T[][], i: number) => rows.map((r) => r[i]);
   // Every value travels as text and is cast in SQL (as lib/db/bulk does): one statement text for any row count.
   const text = (rows: readonly unknown[][], i: number) => rows.map((r) => (r[i] === null ? null : String(r[i])));
   const saves = JSON.stringify(Object.fromEntries([...states].map(([id, state]) => [id, state === null ? null : encodeMotionState(state)])));
-  // Issued in this order on the transaction's connection: the window's old rows go before the new ones come in.
   round.writes.push(
-    queryRows(tx, DELETE_TRIPS, [column(deleteTrips, 0), column(deleteTrips, 1)]),
-    queryRows(tx, DELETE_STOPS, [column(deleteStops, 0), column(deleteStops, 1)]),
-    queryRows(tx, SAVE_STATES, [saves]),
+    queryRows(tx, WRITE, [
+      deleteTrips.map((d) => d[0]),
+      deleteTrips.map((d) => d[1]),
+      deleteStops.map((d) => d[1]),
+      saves,
+      ...TRIP_COLUMNS.map((_, i) => text(tripRows, i)),
+      ...STOP_COLUMNS.map((_, i) => text(stopRows, i)),
+      ...EPISODE_COLUMNS.map((_, i) => text(episodeRows, i)),
+    ]),
   );
-  if (tripRows.length > 0) round.writes.push(insertUnnested(tx, tripsTable, tripRows));
-  if (stopRows.length > 0) round.writes.push(queryRows(tx, INSERT_STOPS, STOP_COLUMNS.map((_, i) => text(stopRows, i))));
-  if (episodeRows.length > 0) round.writes.push(insertUnnested(tx, speedEpisodesTable, episodeRows, { onConflict: "on conflict do nothing" }));
   // Awaited by the round with its other writes; handled here too, so a failure is not unhandled meanwhile.
   for (const w of round.writes) w.catch(() => undefined);
   return round;
@@ -351,7 +341,30 @@ const after = (raw: readonly Fix[]): number => raw[raw.length - 1]!.time + 1;
 const iso = (msecs: number) => new Date(msecs).toISOString();
 const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latitude: p.latitude, longitude: p.longitude, accuracy: null, timestamp: at.toISOString() });
 
-// Stops go in by hand: lib/db/bulk sends each column as one text[] parameter, which cannot carry geofence_ids (uuid[]).
+// The round's writes, in one statement: each window's stored trips and stops from its start are replaced by the
+// computed ones, the changed states saved (one JSON object by trackable id; JSON null clears a state), new speed
+// episodes recorded. A trip the recompute keeps keeps its row (the upsert updates it, and the delete spares it); the
+// others go. The parts touch different rows, so the order Postgres runs them in does not matter.
+const TRIP_COLUMNS = [
+  ["id", "uuid"],
+  ["account_id", "uuid"],
+  ["trackable_id", "uuid"],
+  ["status", "text"],
+  ["started_at", "timestamptz"],
+  ["ended_at", "timestamptz"],
+  ["start_latitude", "float8"],
+  ["start_longitude", "float8"],
+  ["end_latitude", "float8"],
+  ["end_longitude", "float8"],
+  ["distance", "float8"],
+  ["duration", "float8"],
+  ["max_speed", "float8"],
+  ["point_count", "int4"],
+  ["last_fix_at", "timestamptz"],
+  ["started_sent", "bool"],
+  ["ended_sent", "bool"],
+] as const;
+// geofence_ids (uuid[]) travels as its text form, as every column does: one text[] parameter cannot carry arrays.
 const STOP_COLUMNS = [
   ["id", "uuid"],
   ["account_id", "uuid"],
@@ -364,11 +377,38 @@ const STOP_COLUMNS = [
   ["anchor_at", "timestamptz"],
   ["geofence_ids", "text"],
 ] as const;
-const insertOf = (table: string, columns: ReadonlyArray<readonly [string, string]>, casts: Record<string, string> = {}) =>
-  `insert into ${table} (${columns.map(([c]) => c).join(", ")}) select ${columns.map(([c]) => casts[c] ?? c).join(", ")} from unnest(${columns
-    .map(([, type], i) => `$${i + 1}::text[]::${type}[]`)
+const EPISODE_COLUMNS = [
+  ["trackable_id", "uuid"],
+  ["started_at", "timestamptz"],
+] as const;
+const FIRST_COLUMN = 5;
+const unnested = (columns: ReadonlyArray<readonly [string, string]>, from: number, casts: Record<string, string> = {}) =>
+  `select ${columns.map(([c]) => casts[c] ?? c).join(", ")} from unnest(${columns
+    .map(([, type], i) => `$${from + i}::text[]::${type}[]`)
     .join(", ")}) as v(${columns.map(([c]) => c).join(", ")})`;
-const INSERT_STOPS = insertOf("stops", STOP_COLUMNS, { geofence_ids: "geofence_ids::uuid[]" });
+const names = (columns: ReadonlyArray<readonly [string, string]>) => columns.map(([c]) => c).join(", ");
+const STOPS_FROM = FIRST_COLUMN + TRIP_COLUMNS.length;
+const EPISODES_FROM = STOPS_FROM + STOP_COLUMNS.length;
+const WRITE = `with old_trips as (
+    delete from trips p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
+    where p.trackable_id = v.id and p.started_at >= v.since and p.id <> all($${FIRST_COLUMN}::text[]::uuid[])
+  ), new_trips as (
+    insert into trips (${names(TRIP_COLUMNS)}) ${unnested(TRIP_COLUMNS, FIRST_COLUMN)}
+    on conflict (id) do update set ${TRIP_COLUMNS.slice(1)
+      .map(([c]) => `${c} = excluded.${c}`)
+      .join(", ")}
+  ), old_stops as (
+    delete from stops p using unnest($1::uuid[], $3::text[]::timestamptz[]) as v(id, since)
+    where p.trackable_id = v.id and p.anchor_at >= v.since
+  ), new_stops as (
+    insert into stops (${names(STOP_COLUMNS)}) ${unnested(STOP_COLUMNS, STOPS_FROM, { geofence_ids: "geofence_ids::uuid[]" })}
+  ), episodes as (
+    insert into speed_episodes (${names(EPISODE_COLUMNS)}) ${unnested(EPISODE_COLUMNS, EPISODES_FROM)} on conflict do nothing
+  ), states as (
+    update trackable_states s set motion_state = nullif(v.value, 'null'::jsonb)
+    from jsonb_each($4::text::jsonb) as v where s.trackable_id = v.key::uuid
+  )
+  select 1`;
 
 /** A computed trip as the stored row's fields that serializeTrip reads. */
 export function tripRecord(id: string, t: Pick<Owner, "id">, trip: TripSegment) {
@@ -389,12 +429,25 @@ export function tripRecord(id: string, t: Pick<Owner, "id">, trip: TripSegment) 
   };
 }
 
-function tripRow(id: string, t: Pick<Owner, "id" | "accountId">, trip: TripSegment, startedSent: boolean, endedSent: boolean): typeof tripsTable.$inferInsert {
-  return {
-    ...tripRecord(id, t, trip),
-    accountId: t.accountId,
-    lastFixAt: new Date(trip.lastFixTime),
+/** A computed trip as a row of TRIP_COLUMNS. */
+function tripRow(id: string, t: Pick<Owner, "id" | "accountId">, trip: TripSegment, startedSent: boolean, endedSent: boolean): unknown[] {
+  return [
+    id,
+    t.accountId,
+    t.id,
+    trip.status,
+    iso(trip.startedAt),
+    trip.endedAt === null ? null : iso(trip.endedAt),
+    trip.start.latitude,
+    trip.start.longitude,
+    trip.end?.latitude ?? null,
+    trip.end?.longitude ?? null,
+    trip.distance,
+    trip.duration,
+    trip.maxSpeed,
+    trip.pointCount,
+    iso(trip.lastFixTime),
     startedSent,
     endedSent,
-  };
+  ];
 }
