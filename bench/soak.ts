@@ -193,10 +193,16 @@ async function main() {
       while (performance.now() < end) {
         await new Promise((r) => setTimeout(r, 5000));
         const c = crossing(probe!);
-        const res = await fetch(`${app.baseUrl}/api/v1/trackables/${probe}/locations`, { method: "POST", headers, body: JSON.stringify(c.body) });
-        await res.arrayBuffer();
-        probeAnswered.set((c.body as { timestamp: string }).timestamp, performance.now());
-        probes++;
+        try {
+          const res = await fetch(`${app.baseUrl}/api/v1/trackables/${probe}/locations`, { method: "POST", headers, body: JSON.stringify(c.body) });
+          await res.arrayBuffer();
+          if (!res.ok) throw new Error(`HTTP ${res.status}`);
+          probeAnswered.set((c.body as { timestamp: string }).timestamp, performance.now());
+          probes++;
+        } catch (err) {
+          // A failed probe is reported with the minute's errors; the soak goes on.
+          fail(`probe ${String((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message)}`);
+        }
       }
     })();
     let minute = 0;
