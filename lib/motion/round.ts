@@ -11,7 +11,7 @@ import { speedExceededPayload, tripPayload } from "./payloads";
 import { DEFAULT_MOTION_ACCURACY, motionSettings, Segmenter, usableFixes, type Fix, type MotionSettingsInput, type TripSegment } from "./segment";
 import { serializeTrip } from "./serialize";
 import { lowerLimit, SpeedTracker, type SpeedEpisode, type SpeedState } from "./speed";
-import { decodeMotionState, encodeMotionState, type MotionState } from "./state";
+import { decodeMotionState, encodeMotionState, type MotionState, type OpenTrip } from "./state";
 
 // Motion's part of an evaluation round, in the round's transaction and under its locks on the trackables: takes each
 // trackable's rows of motion_inbox (added, committed with them, by every statement that stores locations: see
@@ -120,9 +120,10 @@ interface Plan {
 /**
  * Motion for the round's trackables (see the module comment). Takes their inbox rows (NEW_FIXES; or, in an evaluation
  * round, `pre.reads`: the round's own read took them in the snapshot of its points) and reads with one more statement
- * when some trackable has new fixes; the writes are issued, not awaited: the round awaits them with its own. A resumed
- * trackable whose points the round read all of, from a cursor before the state's point, takes its fixes from those
- * points: every stored fix at or after that point is among them, so the window reads none.
+ * (WINDOWS) when some trackable with new fixes needs its window read; the writes are issued, not awaited: the round
+ * awaits them with its own. A resumed trackable whose points the round read all of, from a cursor before the state's
+ * point, takes its fixes from those points (every stored fix at or after that point is among them) and the rest of
+ * its window from its state (knownWindow): nothing is read for it.
  */
 export async function motionRound(
   tx: Tx,
@@ -169,23 +170,32 @@ export async function motionRound(
     plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, handed });
   }
   /** A bound of each resumed window (null for the others: they start at the stop the query finds). */
-  const bound = (pick: (s: MotionState) => number) =>
-    fresh.map((r) => {
+  const bound = (rows: readonly { trackableId: string }[], pick: (s: MotionState) => number) =>
+    rows.map((r) => {
       const resume = plans.get(r.trackableId)!.resume;
       return resume ? iso(pick(resume)) : null;
     });
-  const windows = await queryRows<WindowRow>(tx, WINDOWS, [
-    fresh.map((r) => r.trackableId),
-    fresh.map((r) => iso(r.earliestMs)),
-    // A window with its fixes handed over reads none of them (no fix lies at or after the end of time).
-    fresh.map((r) => {
-      const plan = plans.get(r.trackableId)!;
-      return plan.handed ? "infinity" : plan.resume ? iso(plan.resume.at) : null;
-    }),
-    bound(tripsFrom),
-    bound((s) => Math.min(s.at, s.speed.startedAt ?? s.at)),
-    fresh.map((r) => r.newest),
-  ]);
+  // A resumed window with its fixes handed over needs nothing read: its state holds the trip and episode it replaces.
+  const known = fresh.flatMap((r) => {
+    const { resume, handed } = plans.get(r.trackableId)!;
+    return resume && handed ? [knownWindow(r.trackableId, resume)] : [];
+  });
+  const unknown = fresh.filter((r) => !(plans.get(r.trackableId)!.resume && plans.get(r.trackableId)!.handed));
+  const read =
+    unknown.length === 0
+      ? []
+      : await queryRows<WindowRow>(tx, WINDOWS, [
+          unknown.map((r) => r.trackableId),
+          unknown.map((r) => iso(r.earliestMs)),
+          unknown.map((r) => {
+            const resume = plans.get(r.trackableId)!.resume;
+            return resume ? iso(resume.at) : null;
+          }),
+          bound(unknown, tripsFrom),
+          bound(unknown, (s) => Math.min(s.at, s.speed.startedAt ?? s.at)),
+          unknown.map((r) => r.newest),
+        ]);
+  const windows = [...known, ...read];
 
   const tripRows: unknown[][] = [];
   const stopRows: unknown[][] = [];
@@ -238,7 +248,6 @@ export async function motionRound(
       if (e) found.push(e);
     });
     const open = seg.state();
-    states.set(t.id, open === null ? null : { at: after(raw), basis, open, speed: speed.state() });
     const { trips, stops } = seg.finish();
 
     // Trips the recompute keeps (overlapping a stored one, in order) keep its id and what was sent for it.
@@ -246,6 +255,7 @@ export async function motionRound(
     const beacon = beaconOf(t);
     const list: ProducedEvent[] = [];
     const kept: { id: string; from: number; to: number }[] = [];
+    let openTrip: OpenTrip | null = null;
     for (const trip of trips) {
       const to = trip.endedAt ?? trip.lastFixTime;
       const match = stored.find((s) => !s.used && s.from <= to && trip.startedAt <= s.to);
@@ -266,8 +276,10 @@ export async function motionRound(
       }
       kept.push({ id, from: trip.startedAt, to });
       tripRows.push(tripRow(id, t, trip, startedSent, endedSent));
+      if (trip.status === "ongoing") openTrip = { id, startedSent, endedSent };
     }
     tripsOf.set(t.id, kept);
+    states.set(t.id, open === null ? null : { at: after(raw), basis, open, speed: speed.state(), trip: open.kind === "trip" ? openTrip : null });
 
     const fences = containing(af, t.id, stops);
     stops.forEach((s, i) =>
@@ -327,6 +339,18 @@ function handedOver(resume: MotionState | null, reads: MotionReads | undefined, 
   if (edge === undefined) return { handed: null, rest: null };
   const handed = reads.fixes.filter((f) => f.time >= resume.at && f.time < edge);
   return handed.length > 0 ? { handed, rest: edge } : { handed: null, rest: null };
+}
+
+/**
+ * What WINDOWS would read for a resumed window whose fixes the round's read handed over, from its state: no fixes, the
+ * open trip's row (the only stored trip from its start on; none after an open stop's confirming fix) and the current
+ * speed episode when it fired (the only stored episode from its start on; none from `at` on).
+ */
+function knownWindow(trackableId: string, s: MotionState): WindowRow {
+  const trips: NonNullable<WindowRow["trips"]> =
+    s.open.kind === "trip" && s.trip ? [[s.trip.id, s.open.first.time, s.open.tail[s.open.tail.length - 1]!.fix.time, s.trip.startedSent, s.trip.endedSent]] : [];
+  const episodes = s.speed.fired && s.speed.startedAt !== null ? [s.speed.startedAt] : [];
+  return { trackableId, stopStartedMs: null, latitude: null, longitude: null, anchorMs: null, fixes: [], trips, episodes };
 }
 
 // Fixes a round left to the next: announced again, from the time of the first one.

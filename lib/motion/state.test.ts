@@ -30,7 +30,7 @@ describe("motion state: stored form", () => {
           const fixes = drive(n, v, every, jitter);
           for (const f of fixes) m.push(f);
           const open = m.state()!;
-          const state: MotionState = { at: fixes.at(-1)!.time + 1, basis: JSON.stringify([DEFAULT_MOTION, 100]), open, speed: { prev: fixes.at(-1)!, startedAt: T0, fired: true } };
+          const state: MotionState = { at: fixes.at(-1)!.time + 1, basis: JSON.stringify([DEFAULT_MOTION, 100]), open, speed: { prev: fixes.at(-1)!, startedAt: T0, fired: true }, trip: open.kind === "trip" ? { id: "0190f0c2-8a6b-7000-8000-000000000001", startedSent: true, endedSent: n % 2 === 0 } : null };
           const back = decodeMotionState(JSON.parse(JSON.stringify(encodeMotionState(state))));
           const expected: MotionState =
             open.kind === "stop"
@@ -59,7 +59,7 @@ describe("motion state: stored form", () => {
     for (const f of fixes) m.push(f);
     const open = m.state()!;
     expect(open.kind === "trip" && open.tail.length).toBe(37);
-    const stored = JSON.stringify(encodeMotionState({ at: T0, basis: JSON.stringify([DEFAULT_MOTION, 100]), open, speed: { prev: fixes.at(-1)!, startedAt: null, fired: false } }));
+    const stored = JSON.stringify(encodeMotionState({ at: T0, basis: JSON.stringify([DEFAULT_MOTION, 100]), open, speed: { prev: fixes.at(-1)!, startedAt: null, fired: false }, trip: { id: "0190f0c2-8a6b-7000-8000-000000000001", startedSent: true, endedSent: false } }));
     expect(stored.length).toBeLessThan(2048);
   });
 });

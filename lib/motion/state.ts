@@ -17,6 +17,14 @@ export interface MotionState {
   basis: string;
   open: OpenSegment;
   speed: SpeedState;
+  /** The stored row of the open trip (null while stopped): with `open` and `speed`, what a resumed round replaces. */
+  trip: OpenTrip | null;
+}
+
+export interface OpenTrip {
+  id: string;
+  startedSent: boolean;
+  endedSent: boolean;
 }
 
 const FORMAT = 2;
@@ -32,6 +40,7 @@ export interface StoredMotionState {
   basis: string;
   open: StoredOpen;
   speed: [prev: StoredFix | null, startedAt: number | null, fired: boolean];
+  trip: [id: string, startedSent: boolean, endedSent: boolean] | null;
 }
 
 const storedFix = (f: Fix): StoredFix => [f.time, f.latitude, f.longitude, f.speed];
@@ -52,13 +61,20 @@ export function encodeMotionState(s: MotionState): StoredMotionState {
     }
     open = ["trip", storedFix(s.open.first), s.open.whole, head!.distance, head!.maxSpeed, head!.count, tail];
   }
-  return { v: FORMAT, at: s.at, basis: s.basis, open, speed: [s.speed.prev === null ? null : storedFix(s.speed.prev), s.speed.startedAt, s.speed.fired] };
+  return {
+    v: FORMAT,
+    at: s.at,
+    basis: s.basis,
+    open,
+    speed: [s.speed.prev === null ? null : storedFix(s.speed.prev), s.speed.startedAt, s.speed.fired],
+    trip: s.trip === null ? null : [s.trip.id, s.trip.startedSent, s.trip.endedSent],
+  };
 }
 
 /** The state a stored one holds; null for none, or for one stored in another format. */
 export function decodeMotionState(stored: unknown): MotionState | null {
   const s = stored as StoredMotionState | null;
-  if (s === null || typeof s !== "object" || s.v !== FORMAT) return null;
+  if (s === null || typeof s !== "object" || s.v !== FORMAT || s.trip === undefined) return null;
   let open: OpenSegment;
   if (s.open[0] === "stop") {
     const [, startedAt, latitude, longitude, anchorAt, last] = s.open;
@@ -75,5 +91,6 @@ export function decodeMotionState(stored: unknown): MotionState | null {
     open = { kind: "trip", first: fixOf(first), tail, whole };
   }
   const [prev, startedAt, fired] = s.speed;
-  return { at: s.at, basis: s.basis, open, speed: { prev: prev === null ? null : fixOf(prev), startedAt, fired } };
+  const trip = s.trip === null ? null : { id: s.trip[0], startedSent: s.trip[1], endedSent: s.trip[2] };
+  return { at: s.at, basis: s.basis, open, speed: { prev: prev === null ? null : fixOf(prev), startedAt, fired }, trip };
 }
