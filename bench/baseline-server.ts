@@ -4,6 +4,10 @@
 //   BASELINE=strict: the stricter one — parses the JSON, checks the coordinates, inserts into a minimal table of its
 //     own (bare_locations: a uuid made by the database, trackable_id, latitude, longitude, accuracy, timestamp,
 //     received_at; one index on (trackable_id, timestamp desc)) and answers 201 with the stored rows. On DATABASE_URL.
+// With DATABASE_URL empty, the strict one runs on an embedded database of its own in DATA_DIR, started as the app
+// starts its own (lib/db/client.ts: PGlite with the app's settings in a process of its own, lib/db/embedded-server.ts,
+// reached by postgres.js over a Unix socket on one connection), so a bare run on PGlite pays what the app's runs pay.
+// (The other inserts into the app's table, which only the app's database has.)
 import http from "node:http";
 import postgres from "postgres";
 import { v7 } from "uuid";
@@ -18,8 +22,17 @@ type P = { latitude: number; longitude: number; accuracy?: number; battery?: num
 const valid = (p: P) =>
   typeof p.latitude === "number" && typeof p.longitude === "number" && Math.abs(p.latitude) <= 90 && Math.abs(p.longitude) <= 180;
 
+/** The database's client: Postgres at DATABASE_URL, or the embedded database in DATA_DIR with the app's connection. */
+async function connect() {
+  if (process.env.DATABASE_URL) return postgres(process.env.DATABASE_URL, { max: 10, onnotice: () => {} });
+  if (!strict) throw new Error("BASELINE=app-table needs DATABASE_URL: it inserts into the app's locations table");
+  const { startEmbeddedDatabase } = await import("@/lib/db/client");
+  const embedded = await startEmbeddedDatabase(process.env.DATA_DIR!, "server");
+  return postgres({ path: embedded.socket, user: "postgres", database: "postgres", max: 1, onnotice: () => {} });
+}
+
 async function main() {
-  const sql = postgres(process.env.DATABASE_URL!, { max: 10, onnotice: () => {} });
+  const sql = await connect();
   if (strict) {
     await sql`create table if not exists bare_locations (
       id uuid primary key default gen_random_uuid(), trackable_id uuid not null, latitude float8 not null, longitude float8 not null,

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import { adminRequest } from "@/lib/http/admin-socket";
-import { buildIfStale, staleParts } from "@/scripts/build";
-import { freePort } from "@/tests/harness/server";
+import { buildIfStale, serverBundleDir, staleParts } from "@/scripts/build";
+import { freePort, removeDataDir } from "@/tests/harness/server";
 import { scratchPostgres } from "@/tests/support/scratch-db";
 
 export const PG_BASE = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -298,18 +300,108 @@ export function serverRssMb(pid: number): { total: number; each: number[]; pss: 
 /** The load average of the machine (1, 5 and 15 minutes), for the record of a run. */
 export const loadAverage = () => (fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?");
 
-/** bench/baseline-server.ts (bare node:http + postgres.js) on a free port over `databaseUrl`, once it listens. */
+/**
+ * bench/baseline-server.ts (bare node:http + postgres.js) on a free port, once it listens: over `databaseUrl`, or with
+ * null on an embedded database of its own in a fresh data directory (PGlite in a process of its own, started from the
+ * server's bundle as the app's is). stop() ends it and removes that directory.
+ */
 export async function startBaseline(
-  databaseUrl: string,
+  databaseUrl: string | null,
   opts: { strict?: boolean } = {},
-): Promise<{ port: number; process: ChildProcess }> {
+): Promise<{ port: number; process: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
+  const dataDir = databaseUrl === null ? fs.mkdtempSync(path.join(os.tmpdir(), "fenceline-bare-")) : null;
   const child = spawn(process.execPath, ["--import", "tsx", "bench/baseline-server.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, BASELINE: opts.strict ? "strict" : "app-table", PORT: String(port) },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl ?? "",
+      ...(dataDir ? { DATA_DIR: dataDir, FENCELINE_SERVER_BUNDLE: serverBundleDir } : {}),
+      BASELINE: opts.strict ? "strict" : "app-table",
+      PORT: String(port),
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  await new Promise<void>((r) => child.stdout!.once("data", () => r()));
-  return { port, process: child };
+  // The database's process writes to the same stdout (it inherits it): the server is up at its own "ready" line.
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (!/^ready$/m.test(out)) return;
+      child.off("exit", onExit);
+      resolve();
+    };
+    const onExit = (code: number | null) => reject(new Error(`the baseline server exited while starting (${code}): ${out}`));
+    child.stdout!.on("data", onData);
+    child.once("exit", onExit);
+  });
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  return {
+    port,
+    process: child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill();
+        await exited;
+      }
+      // Its database's process closes once the server is gone, then the directory goes.
+      if (dataDir) await removeDataDir(dataDir);
+    },
+  };
+}
+
+/**
+ * Waits until servers' processes (each and its children: the embedded database's) have done nothing for `quietMs`:
+ * no time on a CPU nor waiting for one (/proc's schedstat of every thread, in ns, so a starved process does not pass
+ * for an idle one). Resolves with the ms from the call to the end of the last work seen (0 when it was quiet). This is
+ * how a bench sees, on the embedded database, that the work queued behind the posts is done (the bench cannot query
+ * the app's database: it serves one connection, the app's). Work comes without a pause (on PGlite a query is CPU, not
+ * a wait) but for the job runner's waits (a batch's linger, the deletion of finished jobs: 50 ms at most), so 100 ms
+ * without any ends it; an idle app still claims jobs every 250 ms (a few ms of work), which falls in such a gap and
+ * so counts only when it comes right after the work. Linux only; gives up after `limitMs`.
+ */
+export async function quiet(servers: readonly number[], { quietMs = 100, pollMs = 10, limitMs = 60_000 } = {}): Promise<number> {
+  const pids = [...new Set(servers.flatMap(processTree))];
+  const busyNs = () => {
+    let ns = 0;
+    for (const p of pids) {
+      let tasks: string[];
+      try {
+        tasks = fs.readdirSync(`/proc/${p}/task`);
+      } catch {
+        continue; // gone
+      }
+      for (const t of tasks) {
+        try {
+          const [run, wait] = fs.readFileSync(`/proc/${p}/task/${t}/schedstat`, "utf8").split(" ");
+          ns += Number(run) + Number(wait);
+        } catch {
+          // a thread that ended meanwhile
+        }
+      }
+    }
+    return ns;
+  };
+  const t0 = performance.now();
+  let lastBusy = t0;
+  let last = busyNs();
+  let quietFrom = t0;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, pollMs));
+    const now = performance.now();
+    const ns = busyNs();
+    // More than a tenth of the poll on a CPU or waiting for one: at work (an idle server's timers cost far less).
+    if (ns - last > pollMs * 100_000) {
+      lastBusy = now;
+      quietFrom = now;
+    } else if (now - quietFrom >= quietMs) {
+      return lastBusy === t0 ? 0 : lastBusy - t0;
+    }
+    last = ns;
+    if (now - t0 > limitMs) {
+      console.log(`  (the servers were still at work after ${limitMs / 1000} s)`);
+      return now - t0;
+    }
+  }
 }
 
 /** A bench account: its API headers and `count` trackables, each with a device token. */

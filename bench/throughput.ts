@@ -4,6 +4,9 @@
 // "strict": the stricter bare baseline (bench/baseline-server.ts, BASELINE=strict: a minimal table of its own) against
 // single /ingest/traccar and /api/v1 posts and 100-point batches, on Postgres (see strictRuns below); there the
 // sixth argument is all, singles or batches instead of [repeats]: `throughput.ts 8 16 0 strict all`.
+// "strict-embedded": the same runs with the app on the embedded database (no DATABASE_URL: PGlite in a process of its
+// own) and the strict bare server on an embedded database of its own, started the same way (the app's PGlite settings,
+// its own fresh data directory): `throughput.ts 8 16 0 strict-embedded all`.
 // BENCH_NODE_ARGS="--flag …" adds node flags to the app server's own, BENCH_CPU_PROF=<dir> writes its CPU profile.
 // BENCH_APP_DIR=<dir> serves another checkout's built app (a before/after; see bench/README.md).
 // BENCH_MOTION=compare adds two app servers, each on a fresh scratch database of its own: one with motion and one
@@ -46,6 +49,7 @@ import {
   mainThreadMs,
   point,
   postgresMs,
+  quiet,
   scratchDatabase,
   serverCpuMs,
   startBaseline,
@@ -79,7 +83,7 @@ type Target = { port: number; pid: number; sql: postgres.Sql; unevaluated: reado
 const compareMotion = process.env.BENCH_MOTION === "compare";
 
 async function main() {
-  if (only === "strict") return strictRuns();
+  if (only === "strict" || only === "strict-embedded") return strictRuns(only === "strict-embedded");
   const appDir = benchApp();
   const db = await scratchDatabase("fenceline_tput");
   const app = await startServer({
@@ -322,37 +326,54 @@ async function main() {
  * The goals against the stricter bare baseline, in one run: each app run bracketed by the strict bare server's runs
  * of the same shape (before and after, the mean of the two) — single posts: bare single-row insert, /ingest/traccar,
  * /api/v1 single point, bare again; batches: bare multi-row insert of 100, /api/v1 batch of 100, bare again. No
- * geofences.
+ * geofences. On Postgres (the app and the bare server on one scratch database), or `embedded`: the app on its embedded
+ * database and the bare server on one of its own (each a fresh data directory, each database in its own process,
+ * counted in its server's CPU).
  */
-async function strictRuns() {
+async function strictRuns(embedded: boolean) {
   buildIfStale();
-  const db = await scratchDatabase("fenceline_tput");
+  const db = embedded ? null : await scratchDatabase("fenceline_tput");
   const app = await startServer({
-    databaseUrl: db.url,
-    env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+    databaseUrl: db?.url,
+    // DATABASE_URL empty: the embedded database even when the bench's environment names a Postgres.
+    env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "", ...(db ? {} : { DATABASE_URL: "" }) },
     nodeArgs: benchNodeArgs(),
   });
-  const base = await startBaseline(db.url, { strict: true });
-  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  const base = await startBaseline(db?.url ?? null, { strict: true });
+  const sql = db ? postgres(db.url, { max: 1, onnotice: () => {} }) : null;
   try {
     const plain = await benchAccount(app, "bench-plain", concurrency);
     const bare = await benchAccount(app, "bench-bare", concurrency);
     const appPort = Number(new URL(app.baseUrl).port);
-    const drain = () => drained(sql);
+    const appPid = app.process.pid!;
+    const basePid = base.process.pid!;
+    // Waits until the app's work from the runs so far (the evaluations its posts queued) is done, and answers how long
+    // the server `pid` went on working (ms): a run's catch-up. On Postgres the jobs table says (the bare server leaves
+    // no work behind). The embedded database serves one connection, the app's, so there the processes going quiet say:
+    // those of `pid` (the server and its database's) for its catch-up, then the app's too before the next run.
+    const drain = sql
+      ? async () => {
+          const t0 = performance.now();
+          await drained(sql);
+          return performance.now() - t0;
+        }
+      : async (pid: number) => {
+          const catchUp = await quiet([pid]);
+          await quiet([appPid, pid]);
+          return catchUp;
+        };
     const measure = async (label: string, port: number, pid: number, make: (i: number) => Post, mult = 1, unit = "req/s") => {
-      await drain();
+      await drain(pid);
       await load(port, make, { concurrency, seconds: 2 }); // warm-up
-      await drain();
+      await drain(pid);
       const cpu0 = serverCpuMs(pid);
       const loaded = await load(port, make, { concurrency, seconds });
-      const t0 = performance.now();
-      await drain();
-      const catchUp = performance.now() - t0;
+      const catchUp = await drain(pid);
       const perSecond = loaded.requests / (loaded.seconds + catchUp / 1000);
       const cpu = (serverCpuMs(pid) - cpu0) / Math.max(1, loaded.requests + loaded.errors);
       console.log(
         `${label.padEnd(48)} ${fmt(perSecond * mult).padStart(7)} ${unit.padEnd(8)} p50 ${fmt(loaded.p50, 1).padStart(6)} ms  p95 ${fmt(loaded.p95, 1).padStart(6)} ms  ` +
-          `CPU ${fmt(cpu, 2)} ms/req  ${loaded.errors} errors`,
+          `CPU ${fmt(cpu, 2)} ms/req  ${loaded.errors} errors${embedded ? `  catch-up ${fmt(catchUp)} ms` : ""}`,
       );
       return perSecond;
     };
@@ -362,11 +383,8 @@ async function strictRuns() {
       headers: acc.headers,
     });
     const batchOf = (acc: BenchAccount) => timedBatchOf(acc.trackables, "continuous");
-    const appPid = app.process.pid!;
-    const basePid = base.process.pid!;
-    console.log(
-      `throughput bench, strict baseline: ${seconds} s per run, ${concurrency} keep-alive clients, Postgres 15, load average ${loadAverage()}`,
-    );
+    const where = embedded ? "the app and the bare server each on an embedded database (PGlite) of its own" : "Postgres 15";
+    console.log(`throughput bench, strict baseline: ${seconds} s per run, ${concurrency} keep-alive clients, ${where}, load average ${loadAverage()}`);
     const ratios: string[] = [];
     if (process.argv[6] !== "batches") {
       const b1 = await measure("strict bare single-row insert", base.port, basePid, apiPost(bare, point));
@@ -385,10 +403,10 @@ async function strictRuns() {
     console.log(["ratios (each bare figure the mean of the runs before and after):", ...ratios].join("\n"));
     console.log(`load average at the end ${loadAverage()}`);
   } finally {
-    await sql.end();
-    base.process.kill();
+    await sql?.end();
+    await base.stop();
     await app.stop();
-    await db.drop();
+    await db?.drop();
   }
 }
 

@@ -140,9 +140,10 @@ function socketPathFor(dir: string): string {
 
 /**
  * Starts lib/db/embedded-server.ts (PGlite over the wire protocol) for `dir` and resolves with its socket once it
- * serves; rejects with EmbeddedDatabaseBusyError when another live process holds the data directory.
+ * serves; rejects with EmbeddedDatabaseBusyError when another live process holds the data directory. Exported for
+ * bench/baseline-server.ts, whose bare server runs on an embedded database started the same way as the app's.
  */
-async function startEmbeddedDatabase(dir: string, role: LockRole): Promise<{ socket: string; stop(): Promise<void> }> {
+export async function startEmbeddedDatabase(dir: string, role: LockRole): Promise<{ socket: string; stop(): Promise<void> }> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const socket = socketPathFor(dir);
   // From the server's bundle when the app server runs from it (scripts/serve.ts), else TypeScript through tsx (the CLI
