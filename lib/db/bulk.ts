@@ -45,3 +45,29 @@ export async function insertUnnested<T extends PgTable>(
   const text = `insert into "${getTableName(table)}" (${names}) select * from unnest(${arrays})${opts.onConflict ? ` ${opts.onConflict}` : ""}`;
   await queryRows(db, text, params);
 }
+
+/**
+ * The parts of a fixed multi-row insert into `table` for use inside a larger statement (a CTE): the columns of `keys`
+ * (drizzle's property names), the `select * from unnest(…)` yielding the rows with the first column's array as
+ * parameter $from, and the parameters of some rows, each column one text[] mapped as insertUnnested maps it. The
+ * statement text does not depend on the rows; insertUnnested is the whole-statement form.
+ */
+export function unnestedInsert<T extends PgTable>(table: T, keys: ReadonlyArray<keyof T["$inferInsert"] & string>, from: number) {
+  const all = getTableColumns(table) as Record<string, PgColumn>;
+  const columns = keys.map((key) => {
+    const column = all[key];
+    if (!column) throw new Error(`unnestedInsert: ${getTableName(table)} has no column ${key}`);
+    return [key, column] as const;
+  });
+  return {
+    names: columns.map(([, c]) => `"${c.name}"`),
+    select: `select * from unnest(${columns.map(([, c], i) => `$${from + i}::text[]::${c.getSQLType()}[]`).join(", ")})`,
+    params: (rows: ReadonlyArray<T["$inferInsert"]>) =>
+      columns.map(([key, column]) =>
+        (rows as ReadonlyArray<Row>).map((row) => {
+          const value = row[key];
+          return value === null || value === undefined ? null : String(column.mapToDriverValue(value));
+        }),
+      ),
+  };
+}

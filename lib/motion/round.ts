@@ -1,6 +1,9 @@
+import { getTableColumns } from "drizzle-orm";
+import { unnestedInsert } from "@/lib/db/bulk";
 import type { Tx } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { epochMs as ms, queryRows } from "@/lib/db/rows";
+import { speedEpisodes as speedEpisodesTable, trips as tripsTable } from "@/lib/db/schema";
 import type { ProducedEvent } from "@/lib/events/produced";
 import { beaconOf, locationOf } from "@/lib/events/payloads";
 import { accountFences, appliesTo, candidatesFromCache, type AccountFences } from "@/lib/geofences/fence-cache";
@@ -176,11 +179,15 @@ export async function motionRound(
       return resume ? iso(pick(resume)) : null;
     });
   // A resumed window with its fixes handed over needs nothing read: its state holds the trip and episode it replaces.
-  const known = fresh.flatMap((r) => {
+  const knownFrom = (r: { trackableId: string }) => {
     const { resume, handed } = plans.get(r.trackableId)!;
-    return resume && handed ? [knownWindow(r.trackableId, resume)] : [];
+    return resume && handed ? resume : null;
+  };
+  const known = fresh.flatMap((r) => {
+    const resume = knownFrom(r);
+    return resume ? [knownWindow(r.trackableId, resume)] : [];
   });
-  const unknown = fresh.filter((r) => !(plans.get(r.trackableId)!.resume && plans.get(r.trackableId)!.handed));
+  const unknown = fresh.filter((r) => !knownFrom(r));
   const read =
     unknown.length === 0
       ? []
@@ -197,9 +204,9 @@ export async function motionRound(
         ]);
   const windows = [...known, ...read];
 
-  const tripRows: unknown[][] = [];
+  const tripRows: (typeof tripsTable.$inferInsert)[] = [];
   const stopRows: unknown[][] = [];
-  const episodeRows: unknown[][] = [];
+  const episodeRows: (typeof speedEpisodesTable.$inferInsert)[] = [];
   const deleteTrips: [string, string][] = [];
   const deleteStops: [string, string][] = [];
   const states = new Map<string, MotionState | null>();
@@ -291,7 +298,7 @@ export async function motionRound(
       if (sent.has(e.startedAt)) continue;
       const at = new Date(e.fix.time);
       const location = locationOf({ ...e.fix, timestamp: at });
-      episodeRows.push([t.id, iso(e.startedAt)]);
+      episodeRows.push({ trackableId: t.id, startedAt: new Date(e.startedAt) });
       list.push({
         type: "speed.exceeded",
         trackableId: t.id,
@@ -315,9 +322,9 @@ export async function motionRound(
       deleteTrips.map((d) => d[1]),
       deleteStops.map((d) => d[1]),
       saves,
-      ...TRIP_COLUMNS.map((_, i) => text(tripRows, i)),
+      ...TRIPS.params(tripRows),
       ...STOP_COLUMNS.map((_, i) => text(stopRows, i)),
-      ...EPISODE_COLUMNS.map((_, i) => text(episodeRows, i)),
+      ...EPISODES.params(episodeRows),
     ]),
   );
   // Awaited by the round with its other writes; handled here too, so a failure is not unhandled meanwhile.
@@ -369,25 +376,11 @@ const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latit
 // computed ones, the changed states saved (one JSON object by trackable id; JSON null clears a state), new speed
 // episodes recorded. A trip the recompute keeps keeps its row (the upsert updates it, and the delete spares it); the
 // others go. The parts touch different rows, so the order Postgres runs them in does not matter.
-const TRIP_COLUMNS = [
-  ["id", "uuid"],
-  ["account_id", "uuid"],
-  ["trackable_id", "uuid"],
-  ["status", "text"],
-  ["started_at", "timestamptz"],
-  ["ended_at", "timestamptz"],
-  ["start_latitude", "float8"],
-  ["start_longitude", "float8"],
-  ["end_latitude", "float8"],
-  ["end_longitude", "float8"],
-  ["distance", "float8"],
-  ["duration", "float8"],
-  ["max_speed", "float8"],
-  ["point_count", "int4"],
-  ["last_fix_at", "timestamptz"],
-  ["started_sent", "bool"],
-  ["ended_sent", "bool"],
-] as const;
+// Trips take every column but created_at, which the upsert keeps (the row's first write).
+const FIRST_COLUMN = 5;
+const TRIP_KEYS = (Object.keys(getTableColumns(tripsTable)) as (keyof typeof tripsTable.$inferInsert & string)[]).filter((k) => k !== "id" && k !== "createdAt");
+// The id first: the delete spares the kept trips by the first array, and the upsert sets every other column.
+const TRIPS = unnestedInsert(tripsTable, ["id", ...TRIP_KEYS], FIRST_COLUMN);
 // geofence_ids (uuid[]) travels as its text form, as every column does: one text[] parameter cannot carry arrays.
 const STOP_COLUMNS = [
   ["id", "uuid"],
@@ -401,33 +394,28 @@ const STOP_COLUMNS = [
   ["anchor_at", "timestamptz"],
   ["geofence_ids", "text"],
 ] as const;
-const EPISODE_COLUMNS = [
-  ["trackable_id", "uuid"],
-  ["started_at", "timestamptz"],
-] as const;
-const FIRST_COLUMN = 5;
-const unnested = (columns: ReadonlyArray<readonly [string, string]>, from: number, casts: Record<string, string> = {}) =>
-  `select ${columns.map(([c]) => casts[c] ?? c).join(", ")} from unnest(${columns
-    .map(([, type], i) => `$${from + i}::text[]::${type}[]`)
-    .join(", ")}) as v(${columns.map(([c]) => c).join(", ")})`;
-const names = (columns: ReadonlyArray<readonly [string, string]>) => columns.map(([c]) => c).join(", ");
-const STOPS_FROM = FIRST_COLUMN + TRIP_COLUMNS.length;
-const EPISODES_FROM = STOPS_FROM + STOP_COLUMNS.length;
+const STOPS_FROM = FIRST_COLUMN + TRIPS.names.length;
+const EPISODES = unnestedInsert(speedEpisodesTable, ["trackableId", "startedAt"], STOPS_FROM + STOP_COLUMNS.length);
+const stopNames = STOP_COLUMNS.map(([c]) => c).join(", ");
+const stopsSelect = `select ${STOP_COLUMNS.map(([c]) => (c === "geofence_ids" ? "geofence_ids::uuid[]" : c)).join(", ")} from unnest(${STOP_COLUMNS.map(
+  ([, type], i) => `$${STOPS_FROM + i}::text[]::${type}[]`,
+).join(", ")}) as v(${stopNames})`;
 const WRITE = `with old_trips as (
     delete from trips p using unnest($1::uuid[], $2::text[]::timestamptz[]) as v(id, since)
     where p.trackable_id = v.id and p.started_at >= v.since and p.id <> all($${FIRST_COLUMN}::text[]::uuid[])
   ), new_trips as (
-    insert into trips (${names(TRIP_COLUMNS)}) ${unnested(TRIP_COLUMNS, FIRST_COLUMN)}
-    on conflict (id) do update set ${TRIP_COLUMNS.slice(1)
-      .map(([c]) => `${c} = excluded.${c}`)
+    insert into trips (${TRIPS.names.join(", ")}) ${TRIPS.select}
+    on conflict (id) do update set ${TRIPS.names
+      .slice(1)
+      .map((c) => `${c} = excluded.${c}`)
       .join(", ")}
   ), old_stops as (
     delete from stops p using unnest($1::uuid[], $3::text[]::timestamptz[]) as v(id, since)
     where p.trackable_id = v.id and p.anchor_at >= v.since
   ), new_stops as (
-    insert into stops (${names(STOP_COLUMNS)}) ${unnested(STOP_COLUMNS, STOPS_FROM, { geofence_ids: "geofence_ids::uuid[]" })}
+    insert into stops (${stopNames}) ${stopsSelect}
   ), episodes as (
-    insert into speed_episodes (${names(EPISODE_COLUMNS)}) ${unnested(EPISODE_COLUMNS, EPISODES_FROM)} on conflict do nothing
+    insert into speed_episodes (${EPISODES.names.join(", ")}) ${EPISODES.select} on conflict do nothing
   ), states as (
     update trackable_states s set motion_state = nullif(v.value, 'null'::jsonb)
     from jsonb_each($4::text::jsonb) as v where s.trackable_id = v.key::uuid
@@ -453,25 +441,12 @@ export function tripRecord(id: string, t: Pick<Owner, "id">, trip: TripSegment) 
   };
 }
 
-/** A computed trip as a row of TRIP_COLUMNS. */
-function tripRow(id: string, t: Pick<Owner, "id" | "accountId">, trip: TripSegment, startedSent: boolean, endedSent: boolean): unknown[] {
-  return [
-    id,
-    t.accountId,
-    t.id,
-    trip.status,
-    iso(trip.startedAt),
-    trip.endedAt === null ? null : iso(trip.endedAt),
-    trip.start.latitude,
-    trip.start.longitude,
-    trip.end?.latitude ?? null,
-    trip.end?.longitude ?? null,
-    trip.distance,
-    trip.duration,
-    trip.maxSpeed,
-    trip.pointCount,
-    iso(trip.lastFixTime),
+function tripRow(id: string, t: Pick<Owner, "id" | "accountId">, trip: TripSegment, startedSent: boolean, endedSent: boolean): typeof tripsTable.$inferInsert {
+  return {
+    ...tripRecord(id, t, trip),
+    accountId: t.accountId,
+    lastFixAt: new Date(trip.lastFixTime),
     startedSent,
     endedSent,
-  ];
+  };
 }

@@ -74,7 +74,7 @@ export function encodeMotionState(s: MotionState): StoredMotionState {
 /** The state a stored one holds; null for none, or for one stored in another format. */
 export function decodeMotionState(stored: unknown): MotionState | null {
   const s = stored as StoredMotionState | null;
-  if (s === null || typeof s !== "object" || s.v !== FORMAT || s.trip === undefined) return null;
+  if (s === null || typeof s !== "object" || s.v !== FORMAT) return null;
   let open: OpenSegment;
   if (s.open[0] === "stop") {
     const [, startedAt, latitude, longitude, anchorAt, last] = s.open;
