@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { watchConsole } from "./events-support";
 import { apiClient, createApiKey } from "./support/api";
+import { liveSettled } from "./support/live";
 
 // Times are shown in the viewer's zone (the browser's), with the UTC instant in the title; the track's custom range is
 // typed in that zone. Each zone runs in a browser context of its own (timezoneId), signed in as the setup's user.
@@ -28,6 +29,7 @@ for (const zone of ZONES) {
       await expect(recorded).toHaveAttribute("title", INSTANT);
 
       // The custom range, typed in local time around the point, is sent as UTC instants and finds it.
+      await liveSettled(page);
       await page.getByText("Custom range").click();
       await page.getByLabel("From", { exact: true }).fill(zone.from);
       await page.getByLabel("To (empty for now)").fill(zone.to);

@@ -5,6 +5,7 @@ import { apiClient, createApiKey } from "./support/api";
 import { watchConsole } from "./support/console";
 import { shot } from "./support/screens";
 import { expect, test } from "./support/fresh-account";
+import { liveSettled } from "./support/live";
 
 type Api = ReturnType<typeof apiClient>;
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
@@ -143,6 +144,7 @@ test("entry and exit points are marked on the track after crossing a fence; fenc
   const exit = map.locator('.fl-transition-exit[title="Left Depot"]');
   await expect(entry).toBeVisible();
   await expect(exit).toBeVisible();
+  await liveSettled(page);
   // The entry is marked at the inside point, the exit at the point 1 km north of it (higher on the screen).
   const [e, x] = [await entry.boundingBox(), await exit.boundingBox()];
   expect(e!.y).toBeGreaterThan(x!.y);

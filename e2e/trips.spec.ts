@@ -3,6 +3,7 @@ import { watchConsole } from "./support/console";
 // A new, empty account: the fleet list and the trips panel count what this test posted, nothing else.
 import { expect, test } from "./support/fresh-account";
 import { expectAccessibleAtBothWidths } from "./support/screens";
+import { liveSettled } from "./support/live";
 
 // A drive posted through the API becomes a trip on the trackable's page (times in the viewer's zone, distance, speeds);
 // opening it draws its path and its speed; a trip still under way is marked ongoing; the fleet list says which
@@ -149,6 +150,7 @@ test("past 100 trips or stops the card pages: older and newest pages of each, ke
   const newestFirst = await trips.first().getAttribute("data-trip-id");
 
   // The older trips: the two oldest; the stops stay on their first page.
+  await liveSettled(page);
   await tripPages.getByRole("link", { name: "Older trips →" }).click();
   await expect(page).toHaveURL(/tripsAfter=/);
   await expect(trips).toHaveCount(2);

@@ -118,6 +118,7 @@ export function LiveRefresh({ scope, trackableId }: { scope: LiveScope; trackabl
       data-testid="live-indicator"
       data-state={state}
       data-refreshes={refreshes}
+      data-refreshing={pending}
       data-connected={connected}
       className={
         "inline-flex shrink-0 self-center items-center gap-1.5 rounded-full px-2.5 py-1 text-xs font-medium ring-1 " +
