@@ -89,6 +89,7 @@ test("playback moves a marker along the track: play/pause, speed and the time sl
   const controls = page.getByRole("group", { name: "Playback" });
   const marker = map.locator(".fl-playback");
   await expect(marker).toHaveCount(0);
+  await liveSettled(page);
 
   // Keyboard only: tab to Play and press Space; the marker appears and moves.
   await controls.getByLabel("Speed").selectOption("60");
