@@ -143,4 +143,32 @@ describe("motionRound after a buffered upload", () => {
     expect(await motionOf(owner)).toEqual(await motionOf(whole));
     expect((await motionOf(owner)).trips).toHaveLength(4);
   });
+
+  it("fixes sharing the newest fix's second resume from the state; one that sorts before a fix taken in recomputes", async () => {
+    // Half an hour parked, a fix every 10 s, then more fixes within the last one's second (a tracking app that sends
+    // whole seconds, twice in one): each round reads that second's fixes, not the whole stop.
+    const parked: DayFix[] = Array.from({ length: 181 }, (_, i) => ({ s: i * 10, north: 0 }));
+    const last = parked.at(-1)!.s;
+    const owner = await newTrackable("same-second");
+    await store(owner, parked);
+    expect((await round(owner)).read).toBe(parked.length);
+    const tied: DayFix[] = [];
+    for (let j = 1; j <= 5; j++) {
+      const f = { s: last, north: j };
+      tied.push(f);
+      await store(owner, [f]);
+      // The second's fixes: the parked one, and the j sent in it since.
+      expect((await round(owner)).read).toBe(1 + j);
+    }
+    // Sent in the same second but sorting before the fixes taken in (further south): the stop is read again.
+    const before = { s: last, north: -3 };
+    await store(owner, [before]);
+    expect((await round(owner)).read).toBeGreaterThan(100);
+    expect((await round(owner)).read).toBe(0);
+
+    const whole = await newTrackable("same-second-whole");
+    await store(whole, [...parked, ...tied, before]);
+    await round(whole);
+    expect(await motionOf(owner)).toEqual(await motionOf(whole));
+  });
 });

@@ -11,7 +11,7 @@ import { containsPoint } from "@/lib/geofences/shapes";
 import type { MotionReads, Owner } from "@/lib/geofences/round-state";
 import type { Cursor } from "@/lib/geofences/evaluation";
 import { speedExceededPayload, tripPayload } from "./payloads";
-import { DEFAULT_MOTION_ACCURACY, motionSettings, Segmenter, usableFixes, type Fix, type MotionSettingsInput, type TripSegment } from "./segment";
+import { compareFixes, DEFAULT_MOTION_ACCURACY, motionSettings, Segmenter, usableFixes, type Fix, type MotionSettingsInput, type TripSegment } from "./segment";
 import { serializeTrip } from "./serialize";
 import { lowerLimit, SpeedTracker, type SpeedEpisode, type SpeedState } from "./speed";
 import { decodeMotionState, encodeMotionState, type MotionState, type OpenTrip } from "./state";
@@ -116,6 +116,11 @@ interface Plan {
   basis: string;
   /** The stored state when every new fix comes at or after its point and the settings are the same. */
   resume: MotionState | null;
+  /**
+   * The stored state when the earliest new fix shares its newest fix's time (and the settings are the same): resumed
+   * once the window's read shows that no new fix sorts before one it took in (MotionState.tie), else recomputed.
+   */
+  tie: MotionState | null;
   /** The round's own read of the trackable's points holds every new fix (see motionRound): the window reads none. */
   handed: Fix[] | null;
 }
@@ -163,21 +168,39 @@ export async function motionRound(
     const af = await accountFences(tx, owner.accountId, owner.geofencesVersion);
     const accuracy = accuracyLimit(af, owner.id);
     const basis = JSON.stringify([settings, accuracy]);
-    const resume = row.state !== null && row.state.basis === basis && row.earliestMs >= row.state.at ? row.state : null;
+    const same = row.state !== null && row.state.basis === basis ? row.state : null;
+    const resume = same && row.earliestMs >= same.at ? same : null;
+    const tie = same && !resume && row.earliestMs === same.at - 1 ? same : null;
     const { handed, rest } = handedOver(resume, row.reads, pre?.cursors.get(row.trackableId) ?? null);
     if (rest !== null) {
       const announced = queryRows(tx, ANNOUNCE, [row.trackableId, iso(rest)]);
       announced.catch(() => undefined); // awaited with the round's writes; not unhandled while the window is read
       round.writes.push(announced);
     }
-    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, handed });
+    plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, tie, handed });
   }
-  /** A bound of each resumed window (null for the others: they start at the stop the query finds). */
+  /** A bound of each resumed (or tied) window (null for the others: they start at the stop the query finds). */
   const bound = (rows: readonly { trackableId: string }[], pick: (s: MotionState) => number) =>
     rows.map((r) => {
-      const resume = plans.get(r.trackableId)!.resume;
-      return resume ? iso(pick(resume)) : null;
+      const { resume, tie } = plans.get(r.trackableId)!;
+      const s = resume ?? tie;
+      return s ? iso(pick(s)) : null;
     });
+  const readWindows = (rows: readonly { trackableId: string; earliestMs: number; newest: string }[]) =>
+    rows.length === 0
+      ? Promise.resolve([])
+      : queryRows<WindowRow>(tx, WINDOWS, [
+          rows.map((r) => r.trackableId),
+          rows.map((r) => iso(r.earliestMs)),
+          // A tied window reads the fixes at its state's newest time too: the check needs those taken in.
+          rows.map((r) => {
+            const { resume, tie } = plans.get(r.trackableId)!;
+            return resume ? iso(resume.at) : tie ? iso(tie.at - 1) : null;
+          }),
+          bound(rows, tripsFrom),
+          bound(rows, (s) => Math.min(s.at, s.speed.startedAt ?? s.at)),
+          rows.map((r) => r.newest),
+        ]);
   // A resumed window with its fixes handed over needs nothing read: its state holds the trip and episode it replaces.
   const knownFrom = (r: { trackableId: string }) => {
     const { resume, handed } = plans.get(r.trackableId)!;
@@ -188,21 +211,21 @@ export async function motionRound(
     return resume ? [knownWindow(r.trackableId, resume)] : [];
   });
   const unknown = fresh.filter((r) => !knownFrom(r));
-  const read =
-    unknown.length === 0
-      ? []
-      : await queryRows<WindowRow>(tx, WINDOWS, [
-          unknown.map((r) => r.trackableId),
-          unknown.map((r) => iso(r.earliestMs)),
-          unknown.map((r) => {
-            const resume = plans.get(r.trackableId)!.resume;
-            return resume ? iso(resume.at) : null;
-          }),
-          bound(unknown, tripsFrom),
-          bound(unknown, (s) => Math.min(s.at, s.speed.startedAt ?? s.at)),
-          unknown.map((r) => r.newest),
-        ]);
-  const windows = [...known, ...read];
+  const read = await readWindows(unknown);
+  // A tied window resumes when exactly the fixes its state took in sort at or before its last one; otherwise a new fix
+  // goes before one taken in (committed late), and the window is read again from the last stop.
+  const untied = new Set<string>();
+  for (const w of read) {
+    const plan = plans.get(w.trackableId)!;
+    if (!plan.tie) continue;
+    const tie = plan.tie;
+    const taken = (w.fixes ?? []).reduce((n, [id, latitude, longitude, , , time]) => n + (takenIn(tie, { id, latitude, longitude, time }) ? 1 : 0), 0);
+    if (taken === tie.tie.count) plan.resume = tie;
+    else untied.add(w.trackableId);
+    plan.tie = null;
+  }
+  const reread = await readWindows(unknown.filter((r) => untied.has(r.trackableId)));
+  const windows = [...known, ...read.filter((w) => !untied.has(w.trackableId)), ...reread];
 
   const tripRows: (typeof tripsTable.$inferInsert)[] = [];
   const stopRows: unknown[][] = [];
@@ -212,13 +235,15 @@ export async function motionRound(
   const states = new Map<string, MotionState | null>();
   for (const w of windows) {
     const { owner: t, af, settings, accuracy, basis, resume, handed } = plans.get(w.trackableId)!;
-    const raw: Fix[] = handed ?? (w.fixes ?? []).map(([id, latitude, longitude, accuracy, speed, timeMs]) => ({ id, latitude, longitude, accuracy, speed, time: timeMs }));
+    // Every fix read, and the new ones among them (a tied window read the ones its state took in too).
+    const all: Fix[] = handed ?? (w.fixes ?? []).map(([id, latitude, longitude, accuracy, speed, timeMs]) => ({ id, latitude, longitude, accuracy, speed, time: timeMs }));
+    const raw = resume ? all.filter((f) => !takenIn(resume, f)) : all;
     const fixes = usableFixes(raw, accuracy);
-    round.read += raw.length;
-    if (handed) round.handed += raw.length;
+    round.read += all.length;
+    if (handed) round.handed += all.length;
     if (fixes.length === 0) {
       // Nothing usable: a resumed state stands as it was, after these fixes too.
-      if (resume && raw.length > 0) states.set(t.id, { ...resume, at: Math.max(resume.at, after(raw)) });
+      if (resume && all.length > 0) states.set(t.id, { ...resume, ...pointAfter(all) });
       continue;
     }
 
@@ -286,7 +311,7 @@ export async function motionRound(
       if (trip.status === "ongoing") openTrip = { id, startedSent, endedSent };
     }
     tripsOf.set(t.id, kept);
-    states.set(t.id, open === null ? null : { at: after(raw), basis, open, speed: speed.state(), trip: open.kind === "trip" ? openTrip : null });
+    states.set(t.id, open === null ? null : { ...pointAfter(all), basis, open, speed: speed.state(), trip: open.kind === "trip" ? openTrip : null });
 
     const fences = containing(af, t.id, stops);
     stops.forEach((s, i) =>
@@ -366,8 +391,30 @@ const ANNOUNCE = `insert into motion_inbox (trackable_id, earliest) values ($1::
 /** Where the stored trips a resumed window replaces begin: the open trip's start, or the open stop's confirming fix. */
 const tripsFrom = (s: MotionState): number => (s.open.kind === "trip" ? s.open.first.time : s.open.anchorAt);
 
-/** Just after the window's newest fix (the rows come in time order): the next round resumes when its new fixes all come from then on. */
-const after = (raw: readonly Fix[]): number => raw[raw.length - 1]!.time + 1;
+/**
+ * Where a state stands after these fixes (every fix read at the newest time among them, so the count is all of them):
+ * just after the newest time, and the last fix at that time in segmentation's order, with their number.
+ */
+function pointAfter(all: readonly Fix[]): Pick<MotionState, "at" | "tie"> {
+  let newest = all[0]!;
+  let count = 0;
+  for (const f of all) {
+    if (f.time > newest.time) {
+      newest = f;
+      count = 1;
+    } else if (f.time === newest.time) {
+      count += 1;
+      if (compareFixes(f, newest) > 0) newest = f;
+    }
+  }
+  return { at: newest.time + 1, tie: { latitude: newest.latitude, longitude: newest.longitude, id: newest.id, count } };
+}
+
+/** Whether a state took in this fix: one before its point, or at its newest time and at or before its last fix there. */
+function takenIn(s: MotionState, f: Pick<Fix, "id" | "latitude" | "longitude" | "time">): boolean {
+  if (f.time !== s.at - 1) return f.time < s.at;
+  return compareFixes({ ...f, accuracy: null, speed: null }, { id: s.tie.id, latitude: s.tie.latitude, longitude: s.tie.longitude, time: f.time, accuracy: null, speed: null }) <= 0;
+}
 
 const iso = (msecs: number) => new Date(msecs).toISOString();
 const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latitude: p.latitude, longitude: p.longitude, accuracy: null, timestamp: at.toISOString() });

@@ -8,7 +8,7 @@ import { decodeMotionState, encodeMotionState } from "./state";
 const throughStorage = (open: OpenSegment | null): OpenSegment | null =>
   open === null
     ? null
-    : decodeMotionState(JSON.parse(JSON.stringify(encodeMotionState({ at: 0, basis: "", open, speed: { prev: null, startedAt: null, fired: false }, trip: null }))))!.open;
+    : decodeMotionState(JSON.parse(JSON.stringify(encodeMotionState({ at: 0, tie: { latitude: 0, longitude: 0, id: "", count: 0 }, basis: "", open, speed: { prev: null, startedAt: null, fired: false }, trip: null }))))!.open;
 
 const T0 = Date.UTC(2026, 10, 25, 8, 0, 0);
 const M_PER_DEG = 111_195;

@@ -13,6 +13,13 @@ import type { SpeedState } from "./speed";
 export interface MotionState {
   /** Epoch ms: every usable fix before this time is taken in; a round whose new fixes are all at or after it resumes. */
   at: number;
+  /**
+   * The fixes taken in at the time just before `at` (the newest time): the last of them in segmentation's order
+   * (compareFixes) and how many there are. A round whose earliest new fix shares that time resumes too when, of the
+   * stored fixes at that time, exactly `count` sort at or before the last one: none of the new ones goes before a fix
+   * taken in, and the round takes in those after it.
+   */
+  tie: Tie;
   /** The settings and accuracy limit it was computed with (JSON): under other ones the round recomputes instead. */
   basis: string;
   open: OpenSegment;
@@ -21,13 +28,20 @@ export interface MotionState {
   trip: OpenTrip | null;
 }
 
+export interface Tie {
+  latitude: number;
+  longitude: number;
+  id: string;
+  count: number;
+}
+
 export interface OpenTrip {
   id: string;
   startedSent: boolean;
   endedSent: boolean;
 }
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 type StoredFix = [time: number, latitude: number, longitude: number, speed: number | null];
 type StoredOpen =
@@ -37,6 +51,7 @@ type StoredOpen =
 export interface StoredMotionState {
   v: typeof FORMAT;
   at: number;
+  tie: [latitude: number, longitude: number, id: string, count: number];
   basis: string;
   open: StoredOpen;
   speed: [prev: StoredFix | null, startedAt: number | null, fired: boolean];
@@ -64,6 +79,7 @@ export function encodeMotionState(s: MotionState): StoredMotionState {
   return {
     v: FORMAT,
     at: s.at,
+    tie: [s.tie.latitude, s.tie.longitude, s.tie.id, s.tie.count],
     basis: s.basis,
     open,
     speed: [s.speed.prev === null ? null : storedFix(s.speed.prev), s.speed.startedAt, s.speed.fired],
@@ -92,5 +108,6 @@ export function decodeMotionState(stored: unknown): MotionState | null {
   }
   const [prev, startedAt, fired] = s.speed;
   const trip = s.trip === null ? null : { id: s.trip[0], startedSent: s.trip[1], endedSent: s.trip[2] };
-  return { at: s.at, basis: s.basis, open, speed: { prev: prev === null ? null : fixOf(prev), startedAt, fired }, trip };
+  const [latitude, longitude, id, count] = s.tie;
+  return { at: s.at, tie: { latitude, longitude, id, count }, basis: s.basis, open, speed: { prev: prev === null ? null : fixOf(prev), startedAt, fired }, trip };
 }
