@@ -4,7 +4,9 @@
 // Usage: npx tsx bench/soak.ts [minutes=10] [share=0.7] [streamClients=1000]; with DATABASE_URL, on that Postgres
 // (a scratch database of its own), else the embedded database. BENCH_APP_DIR=<dir> serves another checkout's build.
 //
-// The mix, by request: 60 % Traccar Client's query form (/ingest/traccar, one fix, far from any fence), 25 % single
+// The mix, by request: 60 % Traccar Client's query form (/ingest/traccar, one fix, far from any fence; from a fleet
+// of DEVICES phones in turn, each fix stamped in whole seconds and at least a second after its phone's last, as the
+// app sends one fix per interval), 25 % single
 // /api/v1 points that cross a 100 m circle geofence each time (in, out, in… : one geofence event a post, delivered to
 // a webhook receiver), 15 % /api/v1 batches of 20 fixes since the trackable's last (no crossing). First the same mix runs closed-loop
 // (16 keep-alive clients, 10 s) to measure the capacity in requests per second, sustained (the time the server takes
@@ -13,10 +15,14 @@
 // as latency and queueing, not as a lower rate.
 // The streams: `streamClients` SSE connections to /api/v1/stream, each filtered to one probe trackable; every 5 s a
 // crossing post for it, and each client's frame for that event is timed from the post's answer.
+// BENCH_PG_STATS=1 (on a Postgres with pg_stat_statements preloaded and created in DATABASE_URL's database, as
+// bench/pg-statements.ts sets one up): per minute also the statements that took the most of Postgres's time in it, with
+// their mean time a call, and the live and dead rows of the tables that grow, to find what slows down minute by minute.
+import postgres from "postgres";
 import { createParser } from "eventsource-parser";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
-import { benchAccount, benchApp, fmt, load, loadAverage, provisionKey, scratchDatabase, serverRssMb, type Post } from "./lib";
+import { PG_BASE, benchAccount, benchApp, fmt, load, loadAverage, provisionKey, scratchDatabase, serverRssMb, type Post } from "./lib";
 
 const minutes = Number(process.argv[2] ?? 10);
 const share = Number(process.argv[3] ?? 0.7);
@@ -25,6 +31,11 @@ const streamClients = Number(process.argv[4] ?? 1000);
 const FENCE = { latitude: 10, longitude: 10 };
 const inside = (i: number) => ({ latitude: FENCE.latitude + (i % 7) * 0.00005, longitude: FENCE.longitude });
 const outside = (i: number) => ({ latitude: FENCE.latitude + 0.01 + (i % 7) * 0.00005, longitude: FENCE.longitude });
+/**
+ * The phones posting /ingest/traccar: enough that each posts about once in two seconds at the soak's rate (a fleet,
+ * not a few phones posting many times a second: Traccar Client sends a fix per interval, in whole seconds).
+ */
+const DEVICES = 400;
 const quantile = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -47,9 +58,10 @@ async function main() {
   });
   const pid = app.process.pid!;
   const streams: AbortController[] = [];
+  const pgStats = db && process.env.BENCH_PG_STATS === "1" ? await statementWatch(db.url) : null;
   try {
-    // Trackables: 16 devices (Traccar), 16 crossing on the API, 16 batch senders, one probe for the streams.
-    const devices = await benchAccount(app, "soak-devices", 16);
+    // Trackables: DEVICES phones (Traccar), 16 crossing on the API, 16 batch senders, one probe for the streams.
+    const devices = await benchAccount(app, "soak-devices", DEVICES);
     const key = await provisionKey(app, "soak", "enterprise");
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     const api = async (path: string, body: unknown) => {
@@ -107,9 +119,14 @@ async function main() {
     };
 
     // The i-th request of the mix (for the closed-loop capacity run and the soak alike).
+    let traccarSent = 0;
+    const phoneSeconds: number[] = [];
     const traccarPath = (i: number) => {
       const p = outside(i);
-      return `/ingest/traccar?id=${devices.tokens[i % 16]}&lat=${p.latitude}&lon=${p.longitude}&timestamp=${Math.floor(Date.now() / 1000)}&accuracy=5`;
+      const phone = traccarSent++ % DEVICES;
+      const second = Math.max(Math.floor(Date.now() / 1000), (phoneSeconds[phone] ?? 0) + 1);
+      phoneSeconds[phone] = second;
+      return `/ingest/traccar?id=${devices.tokens[phone]}&lat=${p.latitude}&lon=${p.longitude}&timestamp=${second}&accuracy=5`;
     };
     const mix = (i: number): Post & { key?: string } => {
       const slot = i % 20;
@@ -136,6 +153,7 @@ async function main() {
     );
     answeredAt.clear();
     deliveredAt.clear();
+    await pgStats?.minute();
 
     // The streams, each filtered to the probe trackable; each client's frame is matched to the probe post by fix time.
     const probeAnswered = new Map<string, number>();
@@ -233,6 +251,7 @@ async function main() {
           `oldest queued job ${fmt(Math.max(0, ...ages), 2)} s; streams: ${open} open, frames p99 ${fmt(quantile(frameMs, 0.99), 1)} ms, max ${fmt(Math.max(0, ...frameMs), 1)} ms, ` +
           `${complete} of ${probeCount} probes reached every stream; load average ${loadAverage()}`,
       );
+      if (pgStats) console.log(await pgStats.minute());
       latencies.length = 0;
       errors = 0;
       failures.clear();
@@ -264,6 +283,7 @@ async function main() {
     await probeLoop;
     await new Promise((r) => setTimeout(r, 2500));
     await report("after the last post (the rate: its count ÷ 60)");
+    await pgStats?.end();
     console.log(`  ${probes} probe posts; load average at the end ${loadAverage()}`);
   } finally {
     for (const s of streams) s.abort();
@@ -271,6 +291,41 @@ async function main() {
     await receiver.close();
     await db?.drop();
   }
+}
+
+/**
+ * Postgres's side of each minute (BENCH_PG_STATS=1): the statements of the soak's database that took the most execution
+ * time since the last call (pg_stat_statements), with calls and mean ms a call, and the live and dead rows of the
+ * tables that the load grows or churns.
+ */
+async function statementWatch(url: string) {
+  const stats = postgres(PG_BASE, { max: 1, onnotice: () => {} });
+  const own = postgres(url, { max: 1, onnotice: () => {} });
+  const [database] = await stats`select oid::int from pg_database where datname = ${new URL(url).pathname.slice(1)}`;
+  const dbid = database!.oid as number;
+  let last = new Map<string, { calls: number; ms: number }>();
+  return {
+    async minute(): Promise<string> {
+      const rows = await stats`select queryid::text as id, calls::float8 as calls, total_exec_time::float8 as ms, query from pg_stat_statements where dbid = ${dbid}`;
+      const now = new Map(rows.map((r) => [r.id as string, { calls: r.calls as number, ms: r.ms as number }]));
+      const text = new Map(rows.map((r) => [r.id as string, (r.query as string).replace(/\s+/g, " ").slice(0, 90)]));
+      const delta = [...now].map(([id, v]) => ({ id, calls: v.calls - (last.get(id)?.calls ?? 0), ms: v.ms - (last.get(id)?.ms ?? 0) }));
+      last = now;
+      const total = delta.reduce((s, d) => s + d.ms, 0);
+      const top = delta.sort((a, b) => b.ms - a.ms).slice(0, 6);
+      const tables = await own`select relname, n_live_tup::int as live, n_dead_tup::int as dead from pg_stat_user_tables
+        where relname in ('locations', 'events', 'jobs', 'motion_inbox', 'webhook_deliveries', 'webhook_delivery_attempts', 'idempotency_keys', 'trips', 'stops', 'trackable_states') order by relname`;
+      return (
+        `    Postgres: ${fmt(total)} ms of statements; ` +
+        top.map((d) => `${fmt(d.ms)} ms = ${fmt(d.calls)} × ${fmt(d.ms / Math.max(1, d.calls), 3)} ms «${text.get(d.id)}»`).join("; ") +
+        `\n    tables (live/dead): ${tables.map((t) => `${t.relname} ${fmt(t.live as number)}/${fmt(t.dead as number)}`).join(", ")}`
+      );
+    },
+    async end() {
+      await stats.end();
+      await own.end();
+    },
+  };
 }
 
 /**
