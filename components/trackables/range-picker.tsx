@@ -3,12 +3,14 @@
 import Link from "next/link";
 import { buttonClass, cx, inputClass } from "@/components/ui";
 import { LocalDateTimeInput } from "@/components/ui/local-datetime-input";
-import { DEFAULT_RANGE, RANGE_PRESETS, type TimeRange } from "@/lib/dashboard/time-range";
+import { DEFAULT_RANGE, RANGE_PRESETS, rangeKey, type TimeRange } from "@/lib/dashboard/time-range";
 
 const DEFAULT_LABEL = RANGE_PRESETS.find((p) => p.id === DEFAULT_RANGE)!.label.toLowerCase();
 
 export function RangePicker({ basePath, range }: { basePath: string; range: TimeRange }) {
   const custom = range.preset === "custom" || !!range.error;
+  // A preset's start moves with the clock on every render: only another range puts the bounds back over what was typed.
+  const resetKey = rangeKey(range);
   return (
     <div className="flex flex-col gap-3">
       <nav aria-label="Time range" className="flex flex-wrap items-center gap-2">
@@ -51,6 +53,7 @@ export function RangePicker({ basePath, range }: { basePath: string; range: Time
               name="from"
               required
               value={range.fromInput}
+              resetKey={resetKey}
               className={cx(inputClass, "mt-1")}
               aria-invalid={range.error ? true : undefined}
               aria-describedby={range.error ? "range-error" : undefined}
@@ -64,6 +67,7 @@ export function RangePicker({ basePath, range }: { basePath: string; range: Time
               id="range-to"
               name="to"
               value={range.preset === "custom" ? range.toInput : ""}
+              resetKey={resetKey}
               className={cx(inputClass, "mt-1")}
               aria-invalid={range.error ? true : undefined}
               aria-describedby={range.error ? "range-error" : undefined}

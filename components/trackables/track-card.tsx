@@ -4,7 +4,7 @@ import type { MapFence } from "@/components/map/fences";
 import type { MapZone } from "@/components/map/privacy-zones";
 import { Card, Time } from "@/components/ui";
 import type { MapConfig } from "@/lib/config/map";
-import type { TimeRange } from "@/lib/dashboard/time-range";
+import { rangeKey, type TimeRange } from "@/lib/dashboard/time-range";
 import type { Location } from "@/lib/locations/schemas";
 import { MAX_TRACK_POINTS } from "@/lib/locations/track";
 import { ExportForm } from "./export-form";
@@ -94,7 +94,8 @@ export function TrackCard({
       </div>
       <div data-testid="track-map" data-point-count={points.length} data-drawn-count={drawn.length}>
         <TrackMap
-          key={`${range.preset}:${range.fromInput}:${range.toInput}`}
+          // A new range draws a new map; a live re-render of the same range keeps its view and playback.
+          key={rangeKey(range)}
           config={config}
           className="h-80 w-full sm:h-[28rem]"
           // The live colour only when the highlighted point is the trackable's newest, not an old range's end.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { relativeTime } from "./format";
-import { parseTimeRange, parseUtcInput, rangeQuery } from "./time-range";
+import { parseTimeRange, parseUtcInput, rangeKey, rangeQuery } from "./time-range";
 
 const now = new Date("2026-11-22T12:00:30.000Z");
 
@@ -59,5 +59,32 @@ describe("rangeQuery", () => {
     const custom = parseTimeRange({ range: "custom", from: "2026-11-22T07:30:00.000Z", to: "2026-11-22T08:00:00.000Z" }, now);
     expect(Object.fromEntries(rangeQuery(custom))).toEqual({ range: "custom", from: "2026-11-22T07:30:00.000Z", to: "2026-11-22T08:00:00.000Z" });
     expect(Object.fromEntries(rangeQuery(parseTimeRange({ range: "custom", from: "2026-11-22T07:30:00.000Z" }, now)))).toEqual({ range: "custom", from: "2026-11-22T07:30:00.000Z" });
+  });
+});
+
+describe("rangeKey", () => {
+  const later = new Date(now.getTime() + 90_000);
+
+  it("is the same for two renders of one preset a clock tick apart, though its bounds moved", () => {
+    const [a, b] = [parseTimeRange({ range: "1h" }, now), parseTimeRange({ range: "1h" }, later)];
+    expect(a.fromInput).not.toBe(b.fromInput);
+    expect(rangeKey(a)).toBe(rangeKey(b));
+    expect(rangeKey(parseTimeRange({}, now))).toBe(rangeKey(parseTimeRange({ range: "24h" }, later)));
+  });
+
+  it("differs between presets, custom bounds, and what an invalid custom range held", () => {
+    const keys = [
+      parseTimeRange({ range: "1h" }, now),
+      parseTimeRange({ range: "7d" }, now),
+      parseTimeRange({ range: "custom", from: "2026-11-20T08:00:00.000Z" }, now),
+      parseTimeRange({ range: "custom", from: "2026-11-20T08:00:00.000Z", to: "2026-11-20T09:00:00.000Z" }, now),
+      parseTimeRange({ range: "custom", from: "2026-11-20T09:00:00.000Z" }, now),
+      parseTimeRange({ range: "custom", from: "yesterday" }, now),
+      parseTimeRange({ range: "custom", from: "tomorrow" }, now),
+    ].map(rangeKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    // A custom range is keyed by its bounds only: the same at any time.
+    const custom = { range: "custom", from: "2026-11-20T08:00:00.000Z", to: "2026-11-20T09:00:00.000Z" };
+    expect(rangeKey(parseTimeRange(custom, now))).toBe(rangeKey(parseTimeRange(custom, later)));
   });
 });

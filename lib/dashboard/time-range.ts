@@ -67,6 +67,15 @@ function preset(id: RangePreset, now: Date): TimeRange {
   return { preset: id, from, fromInput: toUtcInput(from), toInput: toUtcInput(now) };
 }
 
+/**
+ * What the URL says the range is: the same string for every render of one page (a preset's bounds move with the clock,
+ * its key does not), another for another range. State the viewer made for a range (the map's view and playback, what
+ * was typed into the custom range) is keyed by it, so a live re-render keeps it and choosing another range resets it.
+ */
+export function rangeKey(range: TimeRange): string {
+  return range.preset === "custom" || range.error ? `custom:${range.fromInput}:${range.toInput}` : range.preset;
+}
+
 /** The query string that names a range in a link ("range=24h", or the custom bounds), to keep it while adding more. */
 export function rangeQuery(range: TimeRange): URLSearchParams {
   if (range.preset !== "custom") return new URLSearchParams({ range: range.preset });
