@@ -20,7 +20,9 @@ type State = "live" | "paused" | "offline";
  * visible opens it again. Two re-renders start at least REFRESH_GAP_MS apart. Shows a small "Live" status.
  *
  * Each time the stream says it listens (`ready`), the page refreshes once: a change committed while the page was
- * rendered and hydrated, or while the stream was closed or down, is shown, never missed.
+ * rendered and hydrated, or while the stream was closed or down, is shown, never missed. A refresh re-renders the page
+ * in place: state the viewer made (a map's view, a playback, a typed field) survives it unless a key or value derived
+ * from the server's clock changes under it, so key such state by what the URL says (as `rangeKey` does).
  */
 export function LiveRefresh({ scope, trackableId }: { scope: LiveScope; trackableId?: string }) {
   const router = useRouter();
