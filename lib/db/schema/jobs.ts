@@ -31,6 +31,9 @@ export const jobs = pgTable(
     index("jobs_due_idx").on(t.runAt).where(sql`${t.status} = 'queued'`),
     // Expired leases of running jobs are reclaimed.
     index("jobs_running_idx").on(t.lockedUntil).where(sql`${t.status} = 'running'`),
+    // A claim passes over a job whose concurrency key a live run holds: looked up by key, not by walking every running
+    // job's lease (with the dead rows of the runs since the last vacuum, tens of thousands under load).
+    index("jobs_running_key_idx").on(t.concurrencyKey, t.lockedUntil).where(sql`${t.status} = 'running'`),
     uniqueIndex("jobs_queued_dedupe_key").on(t.dedupeKey).where(sql`${t.status} = 'queued' and ${t.dedupeKey} is not null`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_running_key_idx" ON "jobs" USING btree ("concurrency_key","locked_until") WHERE "jobs"."status" = 'running';
