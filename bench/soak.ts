@@ -195,6 +195,8 @@ async function main() {
 
     // Open loop: request i is due at start + i / rate; per minute, what was answered and delivered in it.
     const latencies: number[] = [];
+    // The same latencies by kind of request: which kind the tail is made of.
+    const byKind = new Map<string, number[]>();
     let errors = 0;
     // What failed, by kind of request and status ("batch 400"), so a bench error is told from a server one.
     const failures = new Map<string, number>();
@@ -246,13 +248,14 @@ async function main() {
         probeAnswered.delete(ts);
       }
       console.log(
-        `  ${label ?? `minute ${String(minute).padStart(2)}`}: ${fmt(latencies.length / 60)} req/s, POST p50 ${fmt(quantile(latencies, 0.5), 1)} ms p99 ${fmt(quantile(latencies, 0.99), 1)} ms, ${errors} errors${errors ? ` (${[...failures].map(([k, n]) => `${n} ${k}`).join(", ")})` : ""}; ` +
+        `  ${label ?? `minute ${String(minute).padStart(2)}`}: ${fmt(latencies.length / 60)} req/s, POST p50 ${fmt(quantile(latencies, 0.5), 1)} ms p99 ${fmt(quantile(latencies, 0.99), 1)} ms (${[...byKind].map(([k, xs]) => `${k} ${fmt(quantile(xs, 0.99), 1)}`).join(", ")}), ${errors} errors${errors ? ` (${[...failures].map(([k, n]) => `${n} ${k}`).join(", ")})` : ""}; ` +
           `POST → webhook p95 ${fmt(quantile(webhookMs, 0.95), 1)} ms (${webhookMs.length} delivered, ${answeredAt.size} awaited); RSS ${fmt(rss.total)} MB; ` +
           `oldest queued job ${fmt(Math.max(0, ...ages), 2)} s; streams: ${open} open, frames p99 ${fmt(quantile(frameMs, 0.99), 1)} ms, max ${fmt(Math.max(0, ...frameMs), 1)} ms, ` +
           `${complete} of ${probeCount} probes reached every stream; load average ${loadAverage()}`,
       );
       if (pgStats) console.log(await pgStats.minute());
       latencies.length = 0;
+      byKind.clear();
       errors = 0;
       failures.clear();
       frames.splice(0, frames.length, ...frames.filter((f) => !done.has(f.ts)));
@@ -267,12 +270,17 @@ async function main() {
         await report();
       }
       const r = mix(i);
+      const kind = r.path.startsWith("/ingest") ? "traccar" : r.key ? "crossing" : "batch";
       const t0 = performance.now();
       const p = fetch(`http://127.0.0.1:${port}${r.path}`, { method: "POST", headers: r.headers, body: r.body })
         .then(async (res) => {
           await res.arrayBuffer();
-          latencies.push(performance.now() - t0);
-          if (!res.ok) fail(`${r.path.startsWith("/ingest") ? "traccar" : r.key ? "crossing" : "batch"} ${res.status}`);
+          const ms = performance.now() - t0;
+          latencies.push(ms);
+          let list = byKind.get(kind);
+          if (!list) byKind.set(kind, (list = []));
+          list.push(ms);
+          if (!res.ok) fail(`${kind} ${res.status}`);
           else if (r.key) answeredAt.set(r.key, performance.now());
         })
         .catch((err: unknown) => fail(String((err as { cause?: { code?: string } }).cause?.code ?? err)))
