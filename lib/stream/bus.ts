@@ -135,14 +135,26 @@ export async function stopStreamBus(): Promise<void> {
   await sql?.end({ timeout: 2 }).catch(() => {});
 }
 
-/** Listens to the account's frames on every server; returns the function that stops listening. */
-export async function subscribe(accountId: string, listener: FrameListener): Promise<() => void> {
+/**
+ * Listens to the account's frames on every server; returns the function that stops listening. With `locations`
+ * (the default) the listener wants location.updated too: the account is then watched (lib/stream/watch.ts), and
+ * every server builds those events for it. A listener whose filter leaves them out does not ask for them, so an
+ * account whose open streams want only geofence events builds no frame per location.
+ */
+export async function subscribe(accountId: string, listener: FrameListener, opts: { locations?: boolean } = {}): Promise<() => void> {
+  const locations = opts.locations ?? true;
   await startStreamBus();
   const state = bus();
   const set = state.listeners.get(accountId) ?? new Set();
   state.listeners.set(accountId, set);
   set.add(listener);
   const local = watchState().local;
+  if (!locations) {
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) state.listeners.delete(accountId);
+    };
+  }
   const first = (local.get(accountId) ?? 0) === 0;
   local.set(accountId, (local.get(accountId) ?? 0) + 1);
   // The other servers start building this account's location.updated events from now on.

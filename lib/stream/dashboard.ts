@@ -81,12 +81,18 @@ export async function dashboardStream({ req, ctx, userId }: { req: Request; ctx:
  * from the workspace ends the stream at once, on whichever server it is open.
  */
 function listen(channel: SseChannel, accountId: string, userId: string, scope: LiveScope, trackableId: string | undefined): void {
-  subscribe(accountId, (frames) => {
-    if (frames.some((f) => f.notice && f.type === "member" && (JSON.parse(f.data) as { userId?: string }).userId === userId)) return channel.end();
-    // One frame per batch, naming its kinds: the page re-reads everything anyway.
-    const types = [...new Set(frames.filter((f) => concerns(scope, trackableId, f)).map((f) => f.type))];
-    if (types.length > 0) channel.write(`event: change\ndata: ${JSON.stringify({ types })}\n\n`);
-  }).then(
+  // The pages that show positions ask for location.updated (the events and deliveries pages do not).
+  const locations = concerns(scope, trackableId, { type: "location.updated", trackableId: trackableId ?? "", eventId: null });
+  subscribe(
+    accountId,
+    (frames) => {
+      if (frames.some((f) => f.notice && f.type === "member" && (JSON.parse(f.data) as { userId?: string }).userId === userId)) return channel.end();
+      // One frame per batch, naming its kinds: the page re-reads everything anyway.
+      const types = [...new Set(frames.filter((f) => concerns(scope, trackableId, f)).map((f) => f.type))];
+      if (types.length > 0) channel.write(`event: change\ndata: ${JSON.stringify({ types })}\n\n`);
+    },
+    { locations },
+  ).then(
     (off) => {
       channel.onClose(off);
       // Listening from here on: the page's own catch-up refresh (on open) covers what came before.

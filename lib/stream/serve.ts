@@ -83,10 +83,16 @@ export async function prepareStream(like: RequestLike): Promise<Response | Prepa
         channel.write(frameText(f, cursor));
       };
       void (async () => {
-        const unsubscribe = await subscribe(ctx.account.id, (frames) => {
-          if (held) held.push(...frames);
-          else for (const f of frames) send(f);
-        });
+        // A filter of types without location.updated asks no server to build those events for it.
+        const locations = filter.types === null || filter.types.has("location.updated");
+        const unsubscribe = await subscribe(
+          ctx.account.id,
+          (frames) => {
+            if (held) held.push(...frames);
+            else for (const f of frames) send(f);
+          },
+          { locations },
+        );
         channel.onClose(unsubscribe);
         if (channel.closed) return;
         const sent = new Set<string>();

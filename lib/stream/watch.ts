@@ -1,11 +1,11 @@
-// Which accounts have an open live stream: on this server (its subscribers) or on another server of a scale-out (as
-// that server announced, until the announcement expires). Producers build the unrecorded location.updated events only
+// Which accounts have an open live stream that wants location.updated: on this server (its subscribers) or on
+// another server of a scale-out (as that server announced, until the announcement expires). Producers build the unrecorded location.updated events only
 // for these accounts. Kept on globalThis: the app server's bundle and Next.js's each load this module.
 
 export interface WatchState {
-  /** Open streams of this server, by account. */
+  /** Open streams of this server that want location.updated, by account. */
   local: Map<string, number>;
-  /** Accounts with an open stream on another server, until the time (ms) their announcement expires. */
+  /** Accounts with such a stream on another server, until the time (ms) their announcement expires. */
   remote: Map<string, number>;
 }
 

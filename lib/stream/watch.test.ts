@@ -1,0 +1,30 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { stopStreamBus, subscribe } from "./bus";
+import { isWatched } from "./watch";
+
+afterAll(() => stopStreamBus());
+
+describe("which accounts have location.updated built for them", () => {
+  it("a stream that wants location.updated makes its account watched; one whose filter leaves them out does not", async () => {
+    const account = randomUUID();
+    const onlyGeofences = await subscribe(account, () => {}, { locations: false });
+    expect(isWatched(account)).toBe(false);
+    const all = await subscribe(account, () => {});
+    expect(isWatched(account)).toBe(true);
+    all();
+    expect(isWatched(account)).toBe(false);
+    onlyGeofences();
+    expect(isWatched(account)).toBe(false);
+  });
+
+  it("the account stays watched while any stream that wants them is open", async () => {
+    const account = randomUUID();
+    const a = await subscribe(account, () => {});
+    const b = await subscribe(account, () => {}, { locations: true });
+    a();
+    expect(isWatched(account)).toBe(true);
+    b();
+    expect(isWatched(account)).toBe(false);
+  });
+});
