@@ -149,19 +149,16 @@ export async function subscribe(accountId: string, listener: FrameListener, opts
   state.listeners.set(accountId, set);
   set.add(listener);
   const local = watchState().local;
-  if (!locations) {
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) state.listeners.delete(accountId);
-    };
+  if (locations) {
+    const first = (local.get(accountId) ?? 0) === 0;
+    local.set(accountId, (local.get(accountId) ?? 0) + 1);
+    // The other servers start building this account's location.updated events from now on.
+    if (first) await announce([accountId]);
   }
-  const first = (local.get(accountId) ?? 0) === 0;
-  local.set(accountId, (local.get(accountId) ?? 0) + 1);
-  // The other servers start building this account's location.updated events from now on.
-  if (first) await announce([accountId]);
   return () => {
     set.delete(listener);
     if (set.size === 0) state.listeners.delete(accountId);
+    if (!locations) return;
     const n = (local.get(accountId) ?? 1) - 1;
     if (n <= 0) local.delete(accountId);
     else local.set(accountId, n);

@@ -7,7 +7,7 @@ import { subscribe, type Frame } from "./bus";
 import { streamSlots } from "./slots";
 import { openSse, SSE_HEADERS, type PreparedStream } from "./sse";
 import { StreamQuery } from "./schemas";
-import { authorizeStreamToken, filterOf, matches, replay, resumePoint } from "./stream";
+import { authorizeStreamToken, filterOf, matches, replay, resumePoint, wantsLocations } from "./stream";
 import { STREAM_TOKEN_PREFIX } from "./tokens";
 
 /**
@@ -83,8 +83,8 @@ export async function prepareStream(like: RequestLike): Promise<Response | Prepa
         channel.write(frameText(f, cursor));
       };
       void (async () => {
-        // A filter of types without location.updated asks no server to build those events for it.
-        const locations = filter.types === null || filter.types.has("location.updated");
+        // A filter that can never match location.updated asks no server to build those events for it.
+        const locations = wantsLocations(filter);
         const unsubscribe = await subscribe(
           ctx.account.id,
           (frames) => {

@@ -52,6 +52,9 @@ export const matches = (f: StreamFilter, frame: Pick<Frame, "type" | "trackableI
   (!f.trackableIds || f.trackableIds.has(frame.trackableId)) &&
   (!f.geofenceIds || (frame.geofenceId !== null && f.geofenceIds.has(frame.geofenceId)));
 
+/** Whether a stream of this filter can ever send a location.updated frame (which has no geofence). */
+export const wantsLocations = (f: StreamFilter): boolean => (!f.types || f.types.has("location.updated")) && !f.geofenceIds;
+
 /**
  * The event id a resume cursor stands for. Events are replayed in the order they were recorded (ids are time-ordered),
  * so a batch that arrives late is replayed too. 400 for a cursor that is not one; 410 when the event it names is gone

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { stopStreamBus, subscribe } from "./bus";
+import { filterOf, wantsLocations } from "./stream";
 import { isWatched } from "./watch";
 
 afterAll(() => stopStreamBus());
@@ -26,5 +27,13 @@ describe("which accounts have location.updated built for them", () => {
     expect(isWatched(account)).toBe(true);
     b();
     expect(isWatched(account)).toBe(false);
+  });
+
+  it("a public stream wants them unless its filter can never match one: other types only, or geofences named", () => {
+    expect(wantsLocations(filterOf({}))).toBe(true);
+    expect(wantsLocations(filterOf({ types: ["location.updated", "geofence.entry"] }))).toBe(true);
+    expect(wantsLocations(filterOf({ trackableIds: ["0190f0c2-8a6b-7000-8000-000000000001"] }))).toBe(true);
+    expect(wantsLocations(filterOf({ types: ["geofence.entry", "geofence.exit"] }))).toBe(false);
+    expect(wantsLocations(filterOf({ geofenceIds: ["0190f0c2-8a6b-7000-8000-000000000002"] }))).toBe(false);
   });
 });
