@@ -100,6 +100,8 @@ type ReadRow = Owner &
 
 /** The columns of a location that evaluation reads. */
 export type Point = Pick<LocationRow, "id" | "trackableId" | "latitude" | "longitude" | "accuracy" | "battery" | "timestamp" | "receivedAt">;
+/** A point as a round reads it: also motion's fix (its time in epoch ms, and its speed). */
+type ReadPoint = Point & Fix;
 
 /** What a round reads under its locks, per trackable (see lockAndRead). */
 export interface Locked {
@@ -111,7 +113,7 @@ export interface Locked {
 export interface LockedReads {
   locked: Locked[];
   endpoints: Endpoint[];
-  points: Map<string, Point[]>;
+  points: Map<string, ReadPoint[]>;
   fenceRows: FenceStateRows;
   /** With `motion`: the trackables whose motion_inbox rows the read took (and deleted). */
   motion: Map<string, MotionReads>;
@@ -136,7 +138,7 @@ export async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit
     const have = new Set(rows.map((s) => s.trackableId));
     await createTrackableStates(tx, ids.filter((id) => !have.has(id)));
     const again = await lockAndRead(tx, ids, limit, { ...opts, createMissing: false });
-    for (const [id, first] of motionOf(reads, limit)) {
+    for (const [id, first] of motionOf(reads, limit, pointsByTrackable(reads))) {
       const second = again.motion.get(id);
       again.motion.set(id, second ? { ...second, earliestMs: Math.min(first.earliestMs, second.earliestMs) } : first);
     }
@@ -170,22 +172,26 @@ export async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit
       }),
     ),
   );
-  return { locked, endpoints, points: pointsByTrackable(reads), fenceRows: fenceRowsOf(reads), motion: motionOf(reads, limit) };
+  const points = pointsByTrackable(reads);
+  return { locked, endpoints, points, fenceRows: fenceRowsOf(reads), motion: motionOf(reads, limit, points) };
 }
 
-/** The trackables whose inbox rows a read took, with their points as motion's fixes. */
-function motionOf(rows: readonly ReadRow[], limit: number): Map<string, MotionReads> {
+/**
+ * The trackables whose inbox rows a read took, with their points as motion's fixes: the same objects as the
+ * evaluation's (each point carries its time and speed too), so a round builds one object a point, not two.
+ */
+function motionOf(rows: readonly ReadRow[], limit: number, points: ReadonlyMap<string, ReadPoint[]>): Map<string, MotionReads> {
   const out = new Map<string, MotionReads>();
   for (const row of rows) {
     if (row.inboxEarliestMs == null || row.newestId == null) continue;
-    const points = row.points ?? [];
+    const fixes = points.get(row.id) ?? [];
     out.set(row.id, {
       motion: row.motion ?? null,
       state: decodeMotionState(row.motionState ?? null),
       earliestMs: row.inboxEarliestMs,
       newest: row.newestId,
-      fixes: points.map(([id, latitude, longitude, accuracy, , timestampMs, , speed]) => ({ id, latitude, longitude, accuracy, speed, time: timestampMs })),
-      complete: points.length < limit,
+      fixes,
+      complete: fixes.length < limit,
     });
   }
   return out;
@@ -200,13 +206,13 @@ export function createTrackableStates(db: Executor, trackableIds: readonly strin
 }
 
 /** Each trackable's points, in evaluation order (as READS lists them): trackables with none are left out. */
-function pointsByTrackable(rows: readonly ReadRow[]): Map<string, Point[]> {
-  const byTrackable = new Map<string, Point[]>();
+function pointsByTrackable(rows: readonly ReadRow[]): Map<string, ReadPoint[]> {
+  const byTrackable = new Map<string, ReadPoint[]>();
   for (const row of rows) {
     if (!row.points) continue;
     byTrackable.set(
       row.id,
-      row.points.map(([id, latitude, longitude, accuracy, battery, timestampMs, receivedMs]) => ({
+      row.points.map(([id, latitude, longitude, accuracy, battery, timestampMs, receivedMs, speed]) => ({
         id,
         trackableId: row.id,
         latitude,
@@ -215,6 +221,8 @@ function pointsByTrackable(rows: readonly ReadRow[]): Map<string, Point[]> {
         battery,
         timestamp: new Date(timestampMs),
         receivedAt: new Date(receivedMs),
+        time: timestampMs,
+        speed,
       })),
     );
   }

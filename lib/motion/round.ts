@@ -295,16 +295,18 @@ export async function motionRound(
       const id = match?.id ?? newId();
       let startedSent = match?.startedSent ?? false;
       let endedSent = match?.endedSent ?? false;
-      const body = serializeTrip(tripRecord(id, t, trip));
+      // The trip as its events carry it, built only for an event that goes out (most rounds send none).
+      let body: ReturnType<typeof serializeTrip> | undefined;
+      const bodyOf = () => (body ??= serializeTrip(tripRecord(id, t, trip)));
       if (!startedSent) {
         startedSent = true;
         const at = new Date(trip.startedAt);
-        list.push({ type: "trip.started", trackableId: t.id, occurredAt: at, tripId: id, location: point(trip.start, at), payload: tripPayload("trip.started", beacon, at.toISOString(), body) });
+        list.push({ type: "trip.started", trackableId: t.id, occurredAt: at, tripId: id, location: point(trip.start, at), payload: tripPayload("trip.started", beacon, at.toISOString(), bodyOf()) });
       }
       if (trip.status === "completed" && !endedSent) {
         endedSent = true;
         const at = new Date(trip.endedAt!);
-        list.push({ type: "trip.ended", trackableId: t.id, occurredAt: at, tripId: id, location: point(trip.end!, at), payload: tripPayload("trip.ended", beacon, at.toISOString(), body) });
+        list.push({ type: "trip.ended", trackableId: t.id, occurredAt: at, tripId: id, location: point(trip.end!, at), payload: tripPayload("trip.ended", beacon, at.toISOString(), bodyOf()) });
       }
       kept.push({ id, from: trip.startedAt, to });
       tripRows.push(tripRow(id, t, trip, startedSent, endedSent));
