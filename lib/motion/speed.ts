@@ -62,10 +62,19 @@ export class SpeedTracker {
 
   /** The next fix and the limit that applies at it; the episode it completes, if any. */
   push(f: Fix, applied: AppliedLimit | null): SpeedEpisode | null {
-    const v = speedAt(f, this.s.prev);
+    const prev = this.s.prev;
     this.s.prev = f;
+    if (applied === null) {
+      // No limit here: only whether the speed is known matters (a known one re-arms the rule), not its value.
+      if (f.speed !== null || (prev !== null && f.time > prev.time)) {
+        this.s.startedAt = null;
+        this.s.fired = false;
+      }
+      return null;
+    }
+    const v = speedAt(f, prev);
     if (v === null) return null;
-    if (applied === null || v <= applied.limit) {
+    if (v <= applied.limit) {
       this.s.startedAt = null;
       this.s.fired = false;
       return null;
