@@ -15,6 +15,7 @@
 // as latency and queueing, not as a lower rate.
 // The streams: `streamClients` SSE connections to /api/v1/stream, each filtered to one probe trackable; every 5 s a
 // crossing post for it, and each client's frame for that event is timed from the post's answer.
+// BENCH_SOAK_RATE=<requests/s> sets the soak's rate instead of `share` (to compare two builds at the same rate).
 // BENCH_PG_STATS=1 (on a Postgres with pg_stat_statements preloaded and created in DATABASE_URL's database, as
 // bench/pg-statements.ts sets one up): per minute also the statements that took the most of Postgres's time in it, with
 // their mean time a call, and the live and dead rows of the tables that grow, to find what slows down minute by minute.
@@ -26,6 +27,11 @@ import { PG_BASE, benchAccount, benchApp, fmt, load, loadAverage, provisionKey, 
 
 const minutes = Number(process.argv[2] ?? 10);
 const share = Number(process.argv[3] ?? 0.7);
+/**
+ * BENCH_SOAK_RATE=<requests/s>: the soak's rate, instead of `share` of the capacity (still measured, and printed): two
+ * builds compared at the same rate, since the closed-loop capacity of one build moves by a third from run to run.
+ */
+const fixedRate = process.env.BENCH_SOAK_RATE ? Number(process.env.BENCH_SOAK_RATE) : null;
 const streamClients = Number(process.argv[4] ?? 1000);
 
 const FENCE = { latitude: 10, longitude: 10 };
@@ -146,9 +152,9 @@ async function main() {
     const capacityRun = await load(Number(new URL(app.baseUrl).port), mix, { concurrency: 16, seconds: 10 });
     const catchUp = await caughtUp(app.baseUrl, deliveredAt);
     const capacity = capacityRun.requests / (capacityRun.seconds + catchUp / 1000);
-    const rate = capacity * share;
+    const rate = fixedRate ?? capacity * share;
     console.log(
-      `soak: ${minutes} min at ${fmt(share * 100)} % of a sustained ${fmt(capacity)} requests/s (the mix, 16 clients, 10 s: ${fmt(capacityRun.perSecond)}/s, p50 ${fmt(capacityRun.p50, 1)} ms, ` +
+      `soak: ${minutes} min at ${fixedRate === null ? `${fmt(share * 100)} % of` : "a fixed rate, against"} a sustained ${fmt(capacity)} requests/s (the mix, 16 clients, 10 s: ${fmt(capacityRun.perSecond)}/s, p50 ${fmt(capacityRun.p50, 1)} ms, ` +
         `then ${fmt(catchUp)} ms to finish its evaluation and deliveries) = ${fmt(rate)}/s, ${streamClients} stream clients, ${db ? "Postgres" : "embedded database"}, load average ${loadAverage()}`,
     );
     answeredAt.clear();
