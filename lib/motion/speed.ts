@@ -27,12 +27,21 @@ export function lowerLimit(own: number | null, fences: readonly { id: string; sp
   return best;
 }
 
+/** The fix a leg speed is measured from: the previous one when it is earlier, else none. */
+function legFrom(f: Fix, prev: Fix | null): Fix | null {
+  return prev !== null && f.time > prev.time ? prev : null;
+}
+
+/** Whether a fix's speed is known: reported, or a leg from the previous fix. */
+function speedKnown(f: Fix, prev: Fix | null): boolean {
+  return f.speed !== null || legFrom(f, prev) !== null;
+}
+
 /** A fix's speed: the reported one, else the leg speed from the previous fix; null when neither is known. */
 function speedAt(f: Fix, prev: Fix | null): number | null {
   if (f.speed !== null) return f.speed;
-  if (prev === null) return null;
-  const dt = (f.time - prev.time) / 1000;
-  return dt > 0 ? haversineMeters(prev, f) / dt : null;
+  const from = legFrom(f, prev);
+  return from === null ? null : haversineMeters(from, f) / ((f.time - from.time) / 1000);
 }
 
 /** Where the episode rule stands after some fixes: enough to go on with the next ones as if from the first. */
@@ -66,7 +75,7 @@ export class SpeedTracker {
     this.s.prev = f;
     if (applied === null) {
       // No limit here: only whether the speed is known matters (a known one re-arms the rule), not its value.
-      if (f.speed !== null || (prev !== null && f.time > prev.time)) {
+      if (speedKnown(f, prev)) {
         this.s.startedAt = null;
         this.s.fired = false;
       }
