@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ctx } from "@/lib/context";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { insertUnnested } from "./bulk";
+import { queryRows } from "./rows";
 import { events, geofenceMemberships, geofences, trackables, type NewEventRow } from "./schema";
 
 // insertUnnested writes what a drizzle insert of the same rows writes (ids from $defaultFn, NULL for unset nullable
@@ -30,6 +31,8 @@ describe("insertUnnested", () => {
       reason: "crossing",
       ...(i % 2 ? { durationSeconds: i * 7 } : {}),
       confidence: null,
+      // json keeps its text: key order (z before a), escapes and unicode come back as written; some rows have none.
+      payload: i % 4 === 3 ? null : { z: i, a: `"\\ \u0000-free ünïcode {x,y} ${"'"}`, nested: [1, null, { b: [] }] },
     });
     await insertUnnested(unit.db, events, Array.from({ length: 25 }, (_, i) => row(i, false)));
     await unit.db.insert(events).values(Array.from({ length: 25 }, (_, i) => row(i, true)));
@@ -47,6 +50,13 @@ describe("insertUnnested", () => {
     expect(unnested[1]!.occurredAt.toISOString()).toBe("2026-11-23T08:00:00.124Z");
     expect(unnested[0]!.durationSeconds).toBeNull();
     expect(new Set(stored.map((r) => r.id)).size).toBe(50);
+    expect(unnested.filter((r) => r.payload === null)).toHaveLength(6);
+    const [first] = await queryRows<{ payload: string }>(
+      unit.db,
+      `select payload::text as payload from events where trackable_id = $1 and location->>'timestamp' like '%false' order by occurred_at limit 1`,
+      [trackableId],
+    );
+    expect(first!.payload).toBe(JSON.stringify(row(0, false).payload));
   });
 
   it("upserts with an ON CONFLICT clause", async () => {

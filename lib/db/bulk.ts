@@ -11,12 +11,31 @@ import { queryRows } from "./rows";
 
 type Row = Record<string, unknown>;
 
+// A JSON column's values travel as ONE JSON array instead (each value's text as its element, null for NULL) and are
+// taken apart in SQL: a JSON value in a text[] literal is escaped quote by quote by the driver (a cost a round's events
+// showed in profiles) and unescaped again by Postgres, where an array of JSON is written and read as it is. json_array_elements
+// returns each element's own text, so a json column keeps its bytes and key order.
+const isJson = (column: PgColumn) => column.getSQLType() === "json" || column.getSQLType() === "jsonb";
+
+/** The array parameter $n of a column, cast to the column's type (for unnest). */
+function arraySql(column: PgColumn, n: number): string {
+  const type = column.getSQLType();
+  if (!isJson(column)) return `$${n}::text[]::${type}[]`;
+  return `array(select case when ${type}_typeof(e) = 'null' then null else e end from ${type}_array_elements($${n}::text::${type}) with ordinality as x(e, i) order by i)`;
+}
+
+/** A column's values (each already the driver's text form, or null) as the parameter arraySql reads. */
+function arrayParam(column: PgColumn, values: (string | null)[]): (string | null)[] | string {
+  return isJson(column) ? `[${values.map((v) => v ?? "null").join(",")}]` : values;
+}
+
 /**
  * INSERT INTO table (…) SELECT * FROM unnest($1::text[]::<type>[], …) [onConflict]: the rows in one statement. The
  * columns written are those any row sets and those with a $defaultFn; a row that leaves one unset gets the $defaultFn, or NULL
  * when the column has no default (what a drizzle insert writes). A column with a database default (created_at) is
  * written only when the rows set it, and then every row must. Values go through the column's own mapping to the
- * driver (dates to ISO 8601, JSON to text) and travel as text, cast to the column's type in SQL.
+ * driver (dates to ISO 8601, JSON to text) and travel as text, cast to the column's type in SQL (a JSON column's as one
+ * JSON array: arraySql).
  */
 export async function insertUnnested<T extends PgTable>(
   db: Executor,
@@ -30,18 +49,21 @@ export async function insertUnnested<T extends PgTable>(
   for (const row of rows as ReadonlyArray<Row>) for (const key in row) if (row[key] !== undefined) set.add(key);
   const columns = all.filter(([key, column]) => set.has(key) || column.defaultFn);
   const params = columns.map(([key, column]) =>
-    (rows as ReadonlyArray<Row>).map((row) => {
-      let value = row[key];
-      if (value === undefined) {
-        if (column.defaultFn) value = column.defaultFn();
-        else if (column.hasDefault) throw new Error(`insertUnnested: ${getTableName(table)}.${column.name} is set in some rows only, and has a database default`);
-        else value = null;
-      }
-      return value === null ? null : String(column.mapToDriverValue(value));
-    }),
+    arrayParam(
+      column,
+      (rows as ReadonlyArray<Row>).map((row) => {
+        let value = row[key];
+        if (value === undefined) {
+          if (column.defaultFn) value = column.defaultFn();
+          else if (column.hasDefault) throw new Error(`insertUnnested: ${getTableName(table)}.${column.name} is set in some rows only, and has a database default`);
+          else value = null;
+        }
+        return value === null ? null : String(column.mapToDriverValue(value));
+      }),
+    ),
   );
   const names = columns.map(([, c]) => `"${c.name}"`).join(", ");
-  const arrays = columns.map(([, c], i) => `$${i + 1}::text[]::${c.getSQLType()}[]`).join(", ");
+  const arrays = columns.map(([, c], i) => arraySql(c, i + 1)).join(", ");
   const text = `insert into "${getTableName(table)}" (${names}) select * from unnest(${arrays})${opts.onConflict ? ` ${opts.onConflict}` : ""}`;
   await queryRows(db, text, params);
 }
@@ -49,7 +71,7 @@ export async function insertUnnested<T extends PgTable>(
 /**
  * The parts of a fixed multi-row insert into `table` for use inside a larger statement (a CTE): the columns of `keys`
  * (drizzle's property names), the `select * from unnest(…)` yielding the rows with the first column's array as
- * parameter $from, and the parameters of some rows, each column one text[] mapped as insertUnnested maps it. The
+ * parameter $from, and the parameters of some rows, each column one parameter mapped as insertUnnested maps it. The
  * statement text does not depend on the rows; insertUnnested is the whole-statement form.
  */
 export function unnestedInsert<T extends PgTable>(table: T, keys: ReadonlyArray<keyof T["$inferInsert"] & string>, from: number) {
@@ -61,13 +83,16 @@ export function unnestedInsert<T extends PgTable>(table: T, keys: ReadonlyArray<
   });
   return {
     names: columns.map(([, c]) => `"${c.name}"`),
-    select: `select * from unnest(${columns.map(([, c], i) => `$${from + i}::text[]::${c.getSQLType()}[]`).join(", ")})`,
+    select: `select * from unnest(${columns.map(([, c], i) => arraySql(c, from + i)).join(", ")})`,
     params: (rows: ReadonlyArray<T["$inferInsert"]>) =>
       columns.map(([key, column]) =>
-        (rows as ReadonlyArray<Row>).map((row) => {
-          const value = row[key];
-          return value === null || value === undefined ? null : String(column.mapToDriverValue(value));
-        }),
+        arrayParam(
+          column,
+          (rows as ReadonlyArray<Row>).map((row) => {
+            const value = row[key];
+            return value === null || value === undefined ? null : String(column.mapToDriverValue(value));
+          }),
+        ),
       ),
   };
 }
