@@ -31,8 +31,8 @@ describe("insertUnnested", () => {
       reason: "crossing",
       ...(i % 2 ? { durationSeconds: i * 7 } : {}),
       confidence: null,
-      // json keeps its text: key order (z before a), escapes and unicode come back as written; some rows have none.
-      payload: i % 4 === 3 ? null : { z: i, a: `"\\ \u0000-free ünïcode {x,y} ${"'"}`, nested: [1, null, { b: [] }] },
+      // json keeps its text: key order (z before a), escapes (a NUL too) and unicode come back as written; some rows have none.
+      payload: i % 4 === 3 ? null : { z: i, a: `"\\ \u0000 ünïcode {x,y} '`, nested: [1, null, { b: [] }] },
     });
     await insertUnnested(unit.db, events, Array.from({ length: 25 }, (_, i) => row(i, false)));
     await unit.db.insert(events).values(Array.from({ length: 25 }, (_, i) => row(i, true)));

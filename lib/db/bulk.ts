@@ -12,9 +12,9 @@ import { queryRows } from "./rows";
 type Row = Record<string, unknown>;
 
 // A JSON column's values travel as ONE JSON array instead (each value's text as its element, null for NULL) and are
-// taken apart in SQL: a JSON value in a text[] literal is escaped quote by quote by the driver (a cost a round's events
-// showed in profiles) and unescaped again by Postgres, where an array of JSON is written and read as it is. json_array_elements
-// returns each element's own text, so a json column keeps its bytes and key order.
+// taken apart in SQL: in a text[] literal the driver escapes a JSON value quote by quote (a cost a round's events
+// showed in profiles) and Postgres unescapes it again. json_array_elements returns each element's own text, so a json
+// column keeps its bytes and key order.
 const isJson = (column: PgColumn) => column.getSQLType() === "json" || column.getSQLType() === "jsonb";
 
 /** The array parameter $n of a column, cast to the column's type (for unnest). */
