@@ -207,47 +207,48 @@ export function publishNotice(accountId: string, kind: NoticeKind, trackableId: 
   if (bus().sql) notifyFrames(accountId, [frame]);
 }
 
-const sizeOf = (m: Message) => Buffer.byteLength(JSON.stringify(m));
-
 /**
- * The frames as the notifications that carry them, in order: each notification's JSON at most `maxBytes`; a frame too
- * large for one alone is sent as its event's id (read back from the log), or left out when it has none.
+ * The frames as the notifications that carry them, in order, each as its JSON text (a Message) of at most `maxBytes`
+ * bytes; a frame too large for one alone is sent as its event's id (read back from the log), or left out when it has
+ * none. Each frame is serialized once: a notification's text is its frames' texts joined.
  */
-export function packFrames(serverId: string, accountId: string, frames: readonly Frame[], maxBytes = NOTIFY_MAX_BYTES): Message[] {
-  const out: Message[] = [];
-  const base = sizeOf({ k: "f", s: serverId, a: accountId, f: [] });
-  let batch: Frame[] = [];
+export function packFrames(serverId: string, accountId: string, frames: readonly Frame[], maxBytes = NOTIFY_MAX_BYTES): string[] {
+  const out: string[] = [];
+  const head = `{"k":"f","s":${JSON.stringify(serverId)},"a":${JSON.stringify(accountId)},"f":[`;
+  const base = Buffer.byteLength(head) + 2; // and "]}"
+  let batch: string[] = [];
   let bytes = base;
   const flush = () => {
-    if (batch.length > 0) out.push({ k: "f", s: serverId, a: accountId, f: batch });
+    if (batch.length > 0) out.push(`${head}${batch.join(",")}]}`);
     batch = [];
     bytes = base;
   };
   for (const frame of frames) {
-    const own = Buffer.byteLength(JSON.stringify(frame));
+    const text = JSON.stringify(frame);
+    const own = Buffer.byteLength(text);
     if (base + own > maxBytes) {
       flush();
-      if (frame.eventId) out.push({ k: "r", s: serverId, a: accountId, ids: [frame.eventId] });
+      if (frame.eventId) out.push(JSON.stringify({ k: "r", s: serverId, a: accountId, ids: [frame.eventId] } satisfies Message));
       continue;
     }
     // After the first frame each adds a comma too.
     if (bytes + own + (batch.length > 0 ? 1 : 0) > maxBytes) flush();
     bytes += own + (batch.length > 0 ? 1 : 0);
-    batch.push(frame);
+    batch.push(text);
   }
   flush();
   return out;
 }
 
 function notifyFrames(accountId: string, frames: readonly Frame[]): void {
-  for (const message of packFrames(bus().serverId, accountId, frames)) void notify(message);
+  for (const text of packFrames(bus().serverId, accountId, frames)) void notify(text);
 }
 
-async function notify(message: Message): Promise<void> {
+async function notify(text: string): Promise<void> {
   const sql = bus().sql;
   if (!sql) return;
   try {
-    await sql.notify(CHANNEL, JSON.stringify(message));
+    await sql.notify(CHANNEL, text);
   } catch (err) {
     log.error("[stream] NOTIFY failed", err);
   }
@@ -256,12 +257,18 @@ async function notify(message: Message): Promise<void> {
 async function announce(accountIds: string[]): Promise<void> {
   if (accountIds.length === 0 || !bus().sql) return;
   // Account ids are 36 characters: ~180 of them per notification.
-  for (let i = 0; i < accountIds.length; i += 180) await notify({ k: "w", s: bus().serverId, a: accountIds.slice(i, i + 180) });
+  for (let i = 0; i < accountIds.length; i += 180) await notify(JSON.stringify({ k: "w", s: bus().serverId, a: accountIds.slice(i, i + 180) } satisfies Message));
 }
 
+/**
+ * Whether a notification is this server's own: every message's text starts `{"k":"<kind>","s":"<server id>"` (the
+ * key order it is written in), so this server's own, which it hears too, are passed over without being parsed.
+ */
+export const isOwnMessage = (payload: string, serverId: string): boolean => payload.startsWith(`,"s":${JSON.stringify(serverId)},`, 8);
+
 async function onMessage(payload: string): Promise<void> {
+  if (isOwnMessage(payload, bus().serverId)) return;
   const message = JSON.parse(payload) as Message;
-  if (message.s === bus().serverId) return;
   if (message.k === "w") {
     const now = Date.now();
     const remote = watchState().remote;
