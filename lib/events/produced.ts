@@ -44,4 +44,6 @@ export type Endpoint = Pick<WebhookRow, "id" | "accountId" | "url" | "events" | 
 export interface Prefetched {
   /** The account's enabled webhook endpoints. */
   endpoints?: Endpoint[];
+  /** The account's notifications_version, read in this transaction (the notification rules' cache key). */
+  notificationsVersion?: number;
 }

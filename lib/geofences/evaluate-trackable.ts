@@ -102,7 +102,7 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
     // Points are read with the locks, before the endpoints that size the round are known: at most `cap` (+1, to see
     // whether there are more) per trackable, which is the round's share of maxPoints per trackable.
     const cap = Math.max(1, Math.floor(maxPoints / trackableIds.length));
-    const { locked, endpoints, points: fetched, fenceRows, motion: motionReads } = await lockAndRead(tx, trackableIds, cap + 1, { motion: true });
+    const { locked, endpoints, points: fetched, fenceRows, motion: motionReads, notificationsVersions } = await lockAndRead(tx, trackableIds, cap + 1, { motion: true });
     if (locked.length === 0) return result;
 
     // The enabled endpoints of the enterprise accounts among them: the webhook consumer's targets, and how many
@@ -179,7 +179,8 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
     const writes = [...motion.writes, ...fences.writes];
     writes.push(...fences.save(), saveStates(tx, updates));
     for (const { account, list, endpoints: known } of produced.values()) {
-      writes.push(recordEvents(tx, account, list, { endpoints: known }).then((r) => result.recordings.push(r)));
+      const prefetched = { endpoints: known, notificationsVersion: notificationsVersions.get(account.id) };
+      writes.push(recordEvents(tx, account, list, prefetched).then((r) => result.recordings.push(r)));
     }
     await Promise.all(writes);
     result.deliveries = deliveriesOf(...result.recordings);

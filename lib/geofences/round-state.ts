@@ -25,13 +25,14 @@ const CREATE_STATES = `insert into trackable_states (trackable_id, account_id)
   on conflict (trackable_id) do nothing`;
 /**
  * The rest of what a round reads, one row per trackable (deleted ones have none), in one statement: the trackable
- * with its account's plan and geofences version; up to $2 points after its cursor, in evaluation order; its
+ * with its account's plan, geofences version and notifications version; up to $2 points after its cursor, in evaluation order; its
  * memberships and pending crossings; and, on the first row of each enterprise account, the account's enabled
  * endpoints. The lists come as JSON arrays of tuples (null when empty): one statement instead of five, whatever the
  * number of trackables. An evaluation round also takes the trackables' motion_inbox rows here (see lib/motion/round.ts),
  * in the same snapshot as the points, with the motion settings and state: motion can then use these points.
  */
 const readsSql = (motion: boolean) => `${motion ? MOTION_INBOX : ""}select t.id, t.name, t.type, t.account_id as "accountId", a.plan, a.geofences_version as "geofencesVersion",
+    a.notifications_version as "notificationsVersion",
     (select json_agg(json_build_array(n.id, n.latitude, n.longitude, n.accuracy, n.battery, ${ms("n.timestamp")}, ${ms("n.received_at")}, n.speed)
         order by n.timestamp, n.id)
       from (
@@ -94,6 +95,7 @@ export type Owner = { id: string; name: string; type: string; accountId: string;
 type ReadRow = Owner &
   FenceStateJson &
   Partial<MotionColumns> & {
+    notificationsVersion: number;
     points: Array<[id: string, latitude: number, longitude: number, accuracy: number | null, battery: number | null, timestampMs: number, receivedMs: number, speed: number | null]> | null;
     endpoints: Array<[id: string, url: string, events: WebhookEvent[], secret: string | null, previousSecret: string | null, previousSecretExpiresMs: number | null]> | null;
   };
@@ -117,6 +119,8 @@ export interface LockedReads {
   fenceRows: FenceStateRows;
   /** With `motion`: the trackables whose motion_inbox rows the read took (and deleted). */
   motion: Map<string, MotionReads>;
+  /** The accounts' notifications_version, by account id (the consumers' Prefetched). */
+  notificationsVersions: Map<string, number>;
 }
 
 /**
@@ -173,7 +177,8 @@ export async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit
     ),
   );
   const points = pointsByTrackable(reads);
-  return { locked, endpoints, points, fenceRows: fenceRowsOf(reads), motion: motionOf(reads, limit, points) };
+  const notificationsVersions = new Map(reads.map((r) => [r.accountId, r.notificationsVersion]));
+  return { locked, endpoints, points, fenceRows: fenceRowsOf(reads), motion: motionOf(reads, limit, points), notificationsVersions };
 }
 
 /**

@@ -20,7 +20,7 @@ import { accountRules } from "./rule-cache";
 export const notificationConsumer: EventConsumer = {
   name: "notifications",
   wants: (type) => EVENTS.isRecorded(type),
-  consume: (tx, account, events) => notifyEvents(tx, account, events),
+  consume: (tx, account, events, prefetched) => notifyEvents(tx, account, events, { version: prefetched.notificationsVersion }),
   committed: () => wakeRunner(deliverNotification.name),
 };
 
@@ -33,11 +33,16 @@ const nameOf = (payload: Record<string, unknown> | null, key: "beacon" | "geofen
  * The matching (rules and channels from the account's rule cache), the names the messages need and the cooldowns'
  * last notified events, then the deliveries' insert.
  */
-export async function notifyEvents(tx: Tx, account: AccountRef, all: readonly RecordedEvent[], now = new Date()): Promise<number> {
+export async function notifyEvents(
+  tx: Tx,
+  account: AccountRef,
+  all: readonly RecordedEvent[],
+  { now = new Date(), version }: { now?: Date; version?: number } = {},
+): Promise<number> {
   const events = all.filter((e): e is RecordedEvent & { id: string } => e.id !== null);
   if (events.length === 0) return 0;
   const types = new Set<string>(events.map((e) => e.type));
-  const cached = await accountRules(tx, account.id);
+  const cached = await accountRules(tx, account.id, version);
   const rules = cached.rules.filter((r) => r.eventTypes.some((t) => types.has(t)));
   if (rules.length === 0) return 0;
 

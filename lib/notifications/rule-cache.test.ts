@@ -71,6 +71,17 @@ describe("accountRules", () => {
     expect((await version()) - before).toBe(8);
   });
 
+  it("takes a version the caller read in its transaction as it is, without reading it again", async () => {
+    const held = await accountRules(ctx.db, ctx.account.id);
+    // The database's version moves on; a caller that read the older one (an evaluation round, before the bump) gets
+    // what is held under it, and one that read the newer one gets it loaded.
+    await bumpNotificationsVersion(ctx.db, ctx.account.id);
+    expect(await accountRules(ctx.db, ctx.account.id, held.version)).toBe(held);
+    const newer = await accountRules(ctx.db, ctx.account.id, await version());
+    expect(newer).not.toBe(held);
+    expect(newer.version).toBe(held.version + 1);
+  });
+
   it("a change rolled back leaves the version, and what the cache holds, as they were", async () => {
     const held = await accountRules(ctx.db, ctx.account.id);
     const v = await version();

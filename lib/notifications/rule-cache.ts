@@ -22,13 +22,13 @@ const globalForRules = globalThis as unknown as { __fencelineNotificationRules?:
 const cache = (globalForRules.__fencelineNotificationRules ??= new Map());
 
 /**
- * The account's enabled rules and channels: the version is read in the caller's transaction (one primary-key read);
+ * The account's enabled rules and channels: the version is read in the caller's transaction (one primary-key read),
+ * unless the caller read it there already (`known`: an evaluation round reads it with the account's other columns);
  * from memory when this process loaded that version before, otherwise loaded with two queries and kept. What is
  * loaded is never older than the version it is kept under (it is read after it).
  */
-export async function accountRules(db: Executor, accountId: string): Promise<AccountRules> {
-  const [account] = await db.select({ version: accounts.notificationsVersion }).from(accounts).where(eq(accounts.id, accountId));
-  const version = account?.version ?? 0;
+export async function accountRules(db: Executor, accountId: string, known?: number): Promise<AccountRules> {
+  const version = known ?? (await db.select({ version: accounts.notificationsVersion }).from(accounts).where(eq(accounts.id, accountId)))[0]?.version ?? 0;
   const hit = cache.get(accountId);
   if (hit && hit.version === version) return hit;
   const [rules, channels] = await Promise.all([
