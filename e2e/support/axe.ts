@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import axe from "axe-core";
 
 const WCAG21AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -13,6 +13,9 @@ const CONTRAST_ON_SAMPLES = `${axe.source};axe.configure({ rules: [{ id: "color-
  * distinct look (markContrastSamples): on a long generated page (the API reference) it is most of axe's time.
  */
 export async function seriousViolations(page: Page, { contrastByStyle = false } = {}): Promise<string[]> {
+  // Next.js streams a dynamic page's metadata after its content for browsers (not for bots): the <title> can land a
+  // moment after the page shows, and axe's document-title rule must see the page as a visitor ends up with it.
+  await expect(page, "the page's <title>").toHaveTitle(/\S/);
   if (contrastByStyle) await page.evaluate(markContrastSamples, SAMPLE);
   const results = await new AxeBuilder({ page, ...(contrastByStyle ? { axeSource: CONTRAST_ON_SAMPLES } : {}) })
     .withTags(WCAG21AA)
