@@ -50,7 +50,9 @@ describe("insertUnnested", () => {
     expect(unnested[1]!.occurredAt.toISOString()).toBe("2026-11-23T08:00:00.124Z");
     expect(unnested[0]!.durationSeconds).toBeNull();
     expect(new Set(stored.map((r) => r.id)).size).toBe(50);
-    expect(unnested.filter((r) => r.payload === null)).toHaveLength(6);
+    // NULL stays SQL NULL, not a JSON null (both read back as null in JS): counted in SQL.
+    const [nulls] = await queryRows<{ n: number }>(unit.db, `select count(*)::int as n from events where trackable_id = $1 and payload is null`, [trackableId]);
+    expect(nulls!.n).toBe(12);
     const [first] = await queryRows<{ payload: string }>(
       unit.db,
       `select payload::text as payload from events where trackable_id = $1 and location->>'timestamp' like '%false' order by occurred_at limit 1`,
