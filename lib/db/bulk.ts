@@ -24,9 +24,13 @@ function arraySql(column: PgColumn, n: number): string {
   return `array(select case when ${type}_typeof(e) = 'null' then null else e end from ${type}_array_elements($${n}::text::${type}) with ordinality as x(e, i) order by i)`;
 }
 
-/** A column's values (each already the driver's text form, or null) as the parameter arraySql reads. */
-function arrayParam(column: PgColumn, values: (string | null)[]): (string | null)[] | string {
-  return isJson(column) ? `[${values.map((v) => v ?? "null").join(",")}]` : values;
+/**
+ * A column's values as the parameter arraySql reads: each through the column's own mapping to the driver (dates to
+ * ISO 8601, JSON to text) and sent as text; null and undefined are NULL.
+ */
+function columnParam(column: PgColumn, values: readonly unknown[]): (string | null)[] | string {
+  const texts = values.map((v) => (v === null || v === undefined ? null : String(column.mapToDriverValue(v))));
+  return isJson(column) ? `[${texts.map((v) => v ?? "null").join(",")}]` : texts;
 }
 
 /**
@@ -49,16 +53,14 @@ export async function insertUnnested<T extends PgTable>(
   for (const row of rows as ReadonlyArray<Row>) for (const key in row) if (row[key] !== undefined) set.add(key);
   const columns = all.filter(([key, column]) => set.has(key) || column.defaultFn);
   const params = columns.map(([key, column]) =>
-    arrayParam(
+    columnParam(
       column,
       (rows as ReadonlyArray<Row>).map((row) => {
-        let value = row[key];
-        if (value === undefined) {
-          if (column.defaultFn) value = column.defaultFn();
-          else if (column.hasDefault) throw new Error(`insertUnnested: ${getTableName(table)}.${column.name} is set in some rows only, and has a database default`);
-          else value = null;
-        }
-        return value === null ? null : String(column.mapToDriverValue(value));
+        const value = row[key];
+        if (value !== undefined) return value;
+        if (column.defaultFn) return column.defaultFn();
+        if (column.hasDefault) throw new Error(`insertUnnested: ${getTableName(table)}.${column.name} is set in some rows only, and has a database default`);
+        return null;
       }),
     ),
   );
@@ -84,15 +86,6 @@ export function unnestedInsert<T extends PgTable>(table: T, keys: ReadonlyArray<
   return {
     names: columns.map(([, c]) => `"${c.name}"`),
     select: `select * from unnest(${columns.map(([, c], i) => arraySql(c, from + i)).join(", ")})`,
-    params: (rows: ReadonlyArray<T["$inferInsert"]>) =>
-      columns.map(([key, column]) =>
-        arrayParam(
-          column,
-          (rows as ReadonlyArray<Row>).map((row) => {
-            const value = row[key];
-            return value === null || value === undefined ? null : String(column.mapToDriverValue(value));
-          }),
-        ),
-      ),
+    params: (rows: ReadonlyArray<T["$inferInsert"]>) => columns.map(([key, column]) => columnParam(column, (rows as ReadonlyArray<Row>).map((row) => row[key]))),
   };
 }
