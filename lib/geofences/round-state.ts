@@ -25,11 +25,12 @@ const CREATE_STATES = `insert into trackable_states (trackable_id, account_id)
   on conflict (trackable_id) do nothing`;
 /**
  * The rest of what a round reads, one row per trackable (deleted ones have none), in one statement: the trackable
- * with its account's plan, geofences version and notifications version; up to $2 points after its cursor, in evaluation order; its
- * memberships and pending crossings; and, on the first row of each enterprise account, the account's enabled
- * endpoints. The lists come as JSON arrays of tuples (null when empty): one statement instead of five, whatever the
- * number of trackables. An evaluation round also takes the trackables' motion_inbox rows here (see lib/motion/round.ts),
- * in the same snapshot as the points, with the motion settings and state: motion can then use these points.
+ * with its account's plan, geofences version and notifications version; up to $2 points after its cursor, in
+ * evaluation order; its memberships and pending crossings; and, on the first row of each enterprise account, the
+ * account's enabled endpoints. The lists come as JSON arrays of tuples (null when empty): one statement instead of
+ * five, whatever the number of trackables. An evaluation round also takes the trackables' motion_inbox rows here (see
+ * lib/motion/round.ts), in the same snapshot as the points, with the motion settings and state: motion can then use
+ * these points.
  */
 const readsSql = (motion: boolean) => `${motion ? MOTION_INBOX : ""}select t.id, t.name, t.type, t.account_id as "accountId", a.plan, a.geofences_version as "geofencesVersion",
     a.notifications_version as "notificationsVersion",
@@ -126,10 +127,11 @@ export interface LockedReads {
 /**
  * Locks the trackables' state rows (created when missing) in id order — two rounds sharing trackables lock them in the
  * same order and never deadlock — and reads, in a statement issued right behind the locks (one round trip, run after
- * them, in a snapshot taken once the locks are held): the trackables with their accounts' plan and geofences
- * version, the enabled endpoints of their enterprise accounts, up to `limit` points after each one's cursor, and their
- * memberships and pending crossings (READS). A geofence change that locked a trackable's state (a synthetic transition) has
- * committed by the time these reads start, so the cached geofences are never older than what that change left.
+ * them, in a snapshot taken once the locks are held): the trackables with their accounts' plan, geofences version and
+ * notifications version, the enabled endpoints of their enterprise accounts, up to `limit` points after each one's
+ * cursor, and their memberships and pending crossings (READS). A geofence change that locked a trackable's state (a
+ * synthetic transition) has committed by the time these reads start, so the cached geofences are never older than
+ * what that change left.
  * Deleted trackables are left out.
  */
 export async function lockAndRead(tx: Tx, trackableIds: readonly string[], limit: number, opts: { motion?: boolean; createMissing?: boolean } = {}): Promise<LockedReads> {
