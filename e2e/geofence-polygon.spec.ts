@@ -99,6 +99,7 @@ test("draw a polygon with mouse clicks, save it, then drag a corner", async ({ p
 
   await page.getByRole("button", { name: "Create geofence" }).click();
   await expect(page.getByText("Geofence created.")).toBeVisible();
+  await expect(page).toHaveURL(/\?geofence=[0-9a-f-]{36}$/);
   const id = new URL(page.url()).searchParams.get("geofence")!;
   const stored = (await api.get(`/geofences/${id}`)).body;
   expect(stored).toMatchObject({ name, shape: "polygon" });
@@ -376,6 +377,7 @@ test("drawing a polygon says why a corner or Finish is refused; a clicked corner
   await expect(message).toHaveText("A polygon needs at least 3 corners: this one cannot be removed.");
   await page.getByRole("button", { name: "Create geofence" }).click();
   await expect(page.getByText("Geofence created.")).toBeVisible();
+  await expect(page).toHaveURL(/\?geofence=[0-9a-f-]{36}$/);
   const id = new URL(page.url()).searchParams.get("geofence")!;
   expect((await api.get(`/geofences/${id}`)).body.geometry.coordinates[0]).toHaveLength(4);
   errors.expectNone();

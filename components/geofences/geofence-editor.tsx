@@ -21,6 +21,7 @@ import { fieldSentence, polygonSentences } from "./geofence-messages";
 import { GeofenceMap, type Rings, type Shape } from "./index";
 import { NoiseSettings } from "./noise-settings";
 import { NotificationSettings } from "./notification-settings";
+import { useSelectionUrl } from "./selection-url";
 import { ShapeFields } from "./shape-fields";
 import { GeofenceWebhookTools } from "./webhook-tools";
 
@@ -74,15 +75,12 @@ export function GeofenceEditor({
   const draft = draftOf(form);
   const selectedId = saved?.id ?? null;
 
-  const setUrl = (query: string) => window.history.replaceState(null, "", `/geofences${query}`);
-
   // Links followed while the editor is open (another ?geofence=<id>, the plain /geofences of the nav) change the
-  // selection; the editor's own URL updates (replaceState) already match it and change nothing.
-  const isNew = searchParams.get("new") === "1";
-  useEffect(() => {
-    if (wantedId && wantedId !== selectedId && list.some((g) => g.id === wantedId)) select(wantedId);
-    else if (!wantedId && !isNew && (selectedId || creating)) close(true);
-  }, [wantedId, isNew]); // only when the URL changes, not on every edit
+  // selection; the editor's own URL updates are not followed back.
+  const setUrl = useSelectionUrl(({ id, isNew }) => {
+    if (id && id !== selectedId && list.some((g) => g.id === id)) select(id);
+    else if (!id && !isNew && (selectedId || creating)) close(true);
+  });
 
   function reset(next: { saved: Geofence | null; creating: boolean; form: FormState | null }) {
     setSaved(next.saved);
