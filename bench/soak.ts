@@ -14,15 +14,21 @@
 // open-loop (each request at its due time, whether or not the ones before were answered), so a slower server shows
 // as latency and queueing, not as a lower rate.
 // The streams: `streamClients` SSE connections to /api/v1/stream, each filtered to one probe trackable; every 5 s a
-// crossing post for it, and each client's frame for that event is timed from the post's answer.
+// crossing post for it, and each client's frame for that event is timed from the post's answer. The stream clients run
+// in a process of their own (bench/soak-streams.ts): parsing a thousand frames at once in this one held up its event
+// loop, and the posts answered meanwhile were timed late. Each minute prints the event-loop delay (p99) of the server
+// and of this process, so a tail that is the load generator's own shows as such.
 // BENCH_SOAK_RATE=<requests/s> sets the soak's rate instead of `share` (to compare two builds at the same rate).
 // BENCH_PG_STATS=1 (on a Postgres with pg_stat_statements preloaded and created in DATABASE_URL's database, as
 // bench/pg-statements.ts sets one up): per minute also the statements that took the most of Postgres's time in it, with
 // their mean time a call, and the live and dead rows of the tables that grow, to find what slows down minute by minute.
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import postgres from "postgres";
-import { createParser } from "eventsource-parser";
 import { startServer } from "@/tests/harness/server";
 import { startReceiver } from "@/tests/support/receiver";
+import type { StreamsMessage } from "./soak-streams";
 import { PG_BASE, benchAccount, benchApp, fmt, load, loadAverage, provisionKey, scratchDatabase, serverRssMb, type Post } from "./lib";
 
 const minutes = Number(process.argv[2] ?? 10);
@@ -42,6 +48,8 @@ const outside = (i: number) => ({ latitude: FENCE.latitude + 0.01 + (i % 7) * 0.
  * not a few phones posting many times a second: Traccar Client sends a fix per interval, in whole seconds).
  */
 const DEVICES = 400;
+/** Wall-clock ms with performance.now()'s resolution: this process and the stream clients' time on one clock. */
+const wallNow = () => performance.timeOrigin + performance.now();
 const quantile = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -63,7 +71,7 @@ async function main() {
     },
   });
   const pid = app.process.pid!;
-  const streams: AbortController[] = [];
+  let streamsChild: ChildProcess | null = null;
   const pgStats = db && process.env.BENCH_PG_STATS === "1" ? await statementWatch(db.url) : null;
   try {
     // Trackables: DEVICES phones (Traccar), 16 crossing on the API, 16 batch senders, one probe for the streams.
@@ -161,40 +169,21 @@ async function main() {
     deliveredAt.clear();
     await pgStats?.minute();
 
-    // The streams, each filtered to the probe trackable; each client's frame is matched to the probe post by fix time.
+    // The streams, each filtered to the probe trackable, in a process of their own (bench/soak-streams.ts): each
+    // client's frame is matched to the probe post by fix time, both timed on the wall clock (performance.timeOrigin +
+    // performance.now()) as the two processes share it.
     const probeAnswered = new Map<string, number>();
     const frames: { ts: string; at: number }[] = [];
     let open = 0;
     let streamErrors = 0;
-    const openStream = async () => {
-      const ac = new AbortController();
-      streams.push(ac);
-      let counted = false;
-      try {
-        const res = await fetch(`${app.baseUrl}/api/v1/stream?trackableIds=${probe}&types=geofence.entry,geofence.exit`, { headers: { Authorization: `Bearer ${key}` }, signal: ac.signal });
-        if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
-        open++;
-        counted = true;
-        const parser = createParser({
-          onEvent: (e) => {
-            const ts = (JSON.parse(e.data) as { location?: { timestamp?: string } }).location?.timestamp;
-            if (ts) frames.push({ ts, at: performance.now() });
-          },
-        });
-        const decoder = new TextDecoder();
-        for await (const chunk of res.body) parser.feed(decoder.decode(chunk, { stream: true }));
-      } catch {
-        if (!ac.signal.aborted) streamErrors++;
-      } finally {
-        // Only a stream that opened counts down: a refused one never counted up.
-        if (counted && !ac.signal.aborted) open--;
-      }
-    };
-    // Fifty at a time, as browsers coming back after a restart would.
-    for (let i = 0; i < streamClients; i++) {
-      void openStream();
-      if (i % 50 === 49) await new Promise((r) => setTimeout(r, 50));
-    }
+    streamsChild = fork(path.join(import.meta.dirname, "soak-streams.ts"), [], {
+      execArgv: ["--import", "tsx"],
+      env: { ...process.env, STREAM_URL: `${app.baseUrl}/api/v1/stream?trackableIds=${probe}&types=geofence.entry,geofence.exit`, STREAM_KEY: key, STREAM_COUNT: String(streamClients) },
+    });
+    streamsChild.on("message", (m: StreamsMessage) => {
+      if (m.kind === "count") ({ open, errors: streamErrors } = m);
+      else frames.push(...m.frames);
+    });
     const deadline = performance.now() + 30_000;
     while (open < streamClients && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     console.log(`  ${open} of ${streamClients} streams open (${streamErrors} refused or failed)`);
@@ -223,7 +212,7 @@ async function main() {
           const res = await fetch(`${app.baseUrl}/api/v1/trackables/${probe}/locations`, { method: "POST", headers, body: JSON.stringify(c.body) });
           await res.arrayBuffer();
           if (!res.ok) throw new Error(`HTTP ${res.status}`);
-          probeAnswered.set((c.body as { timestamp: string }).timestamp, performance.now());
+          probeAnswered.set((c.body as { timestamp: string }).timestamp, wallNow());
           probes++;
         } catch (err) {
           // A failed probe is reported with the minute's errors; the soak goes on.
@@ -232,10 +221,17 @@ async function main() {
       }
     })();
     let minute = 0;
+    const ownLoop = monitorEventLoopDelay({ resolution: 10 });
+    ownLoop.enable();
     const report = async (label?: string) => {
       minute++;
       const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
       const ages = [...metrics.matchAll(/^fenceline_jobs_oldest_queued_age_seconds\{[^}]*\} (\S+)$/gm)].map((m) => Number(m[1]));
+      // The server's event-loop delay since the last scrape (prom-client resets its histogram at each), and this
+      // process's own: a post timed while either loop was held shows that hold in its latency.
+      const serverLoopP99 = Number(/^nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(metrics)?.[1] ?? NaN) * 1000;
+      const ownLoopP99 = ownLoop.percentile(99) / 1e6;
+      ownLoop.reset();
       const rss = serverRssMb(pid);
       const webhookMs = pair(answeredAt, deliveredAt);
       // Per probe post: every frame of it, timed from the post's answer; a probe is complete when every open stream got it.
@@ -245,7 +241,7 @@ async function main() {
       let probeCount = 0;
       const done = new Set<string>();
       for (const [ts, t] of probeAnswered) {
-        if (performance.now() - t < 2000) continue;
+        if (wallNow() - t < 2000) continue;
         const got = frames.filter((f) => f.ts === ts);
         for (const f of got) frameMs.push(Math.max(0, f.at - t));
         if (got.length >= open) complete++;
@@ -257,7 +253,7 @@ async function main() {
         `  ${label ?? `minute ${String(minute).padStart(2)}`}: ${fmt(latencies.length / 60)} req/s, POST p50 ${fmt(quantile(latencies, 0.5), 1)} ms p99 ${fmt(quantile(latencies, 0.99), 1)} ms (${[...byKind].map(([k, xs]) => `${k} ${fmt(quantile(xs, 0.99), 1)}`).join(", ")}), ${errors} errors${errors ? ` (${[...failures].map(([k, n]) => `${n} ${k}`).join(", ")})` : ""}; ` +
           `POST → webhook p95 ${fmt(quantile(webhookMs, 0.95), 1)} ms (${webhookMs.length} delivered, ${answeredAt.size} awaited); RSS ${fmt(rss.total)} MB; ` +
           `oldest queued job ${fmt(Math.max(0, ...ages), 2)} s; streams: ${open} open, frames p99 ${fmt(quantile(frameMs, 0.99), 1)} ms, max ${fmt(Math.max(0, ...frameMs), 1)} ms, ` +
-          `${complete} of ${probeCount} probes reached every stream; load average ${loadAverage()}`,
+          `${complete} of ${probeCount} probes reached every stream; event loop p99: server ${fmt(serverLoopP99, 1)} ms, load generator ${fmt(ownLoopP99, 1)} ms; load average ${loadAverage()}`,
       );
       if (pgStats) console.log(await pgStats.minute());
       latencies.length = 0;
@@ -300,7 +296,8 @@ async function main() {
     await pgStats?.end();
     console.log(`  ${probes} probe posts; load average at the end ${loadAverage()}`);
   } finally {
-    for (const s of streams) s.abort();
+    if (streamsChild?.connected) streamsChild.send("stop");
+    streamsChild?.kill();
     await app.stop();
     await receiver.close();
     await db?.drop();
