@@ -155,6 +155,30 @@ test("create a geofence by typing, with errors next to the fields, then delete i
   errors.expectNone();
 });
 
+test("a link to a geofence opens it in the editor, and the nav's Geofences link closes it", async ({ page, request }) => {
+  const errors = watchConsole(page);
+  const name = uniq("Linked yard");
+  const other = uniq("Other yard");
+  const api = apiClient(request, await createApiKey(page, "linked geofence"));
+  const fence = await createGeofenceViaApi(api, { name });
+  const second = await createGeofenceViaApi(api, { name: other });
+  await page.goto("/geofences");
+  // "Who is inside now" links each geofence: a navigation from outside the editor, which it follows.
+  await page.locator(`[data-testid="occupancy-row"][data-geofence-id="${fence.id}"]`).getByRole("link", { name }).click();
+  await expect(page.getByLabel("Name")).toHaveValue(name);
+  await expect(page).toHaveURL(new RegExp(`/geofences\\?geofence=${fence.id}$`));
+  // The editor's own choices move the URL along, and stay chosen once it has caught up.
+  await page.getByRole("button", { name: "← All geofences" }).click();
+  await page.getByTestId("geofence-item").filter({ hasText: other }).click();
+  await expect(page).toHaveURL(new RegExp(`/geofences\\?geofence=${second.id}$`));
+  await expect(page.getByLabel("Name")).toHaveValue(other);
+  // The nav's plain /geofences while one is open: back to the list.
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Geofences" }).click();
+  await expect(page.getByTestId("geofence-item").filter({ hasText: name })).toBeVisible();
+  await expect(page).toHaveURL(/\/geofences$/);
+  errors.expectNone();
+});
+
 test("set a webhook with a secret and send a signed test delivery", async ({ page, request }) => {
   const errors = watchConsole(page);
   const hookedName = uniq("Hooked depot");

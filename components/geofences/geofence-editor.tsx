@@ -8,21 +8,18 @@ import {
   deleteGeofenceAction,
   updateGeofenceAction,
 } from "@/lib/geofences/actions";
-import { Alert, Button, Card, Field, PageHeader, inputClass } from "@/components/ui";
+import { Alert, Button, Card, PageHeader } from "@/components/ui";
 import type { MapConfig } from "@/lib/config/map";
 import type { Geofence } from "@/lib/geofences/schemas";
 import type { TrackableSummary } from "@/lib/trackables/summaries";
-import { AssignedTrackables } from "./assigned-trackables";
-import { DeleteGeofence } from "./delete-geofence";
 import { GeofenceActivity } from "./geofence-activity";
-import { EMPTY, LABELS, byName, draftOf, formOf, requestOf, shapeOf, type FormState } from "./geofence-form";
+import { useFieldErrors } from "./field-errors";
+import { FormActions } from "./form-actions";
+import { GeofenceFields } from "./geofence-fields";
+import { EMPTY, byName, draftOf, formOf, requestOf, shapeOf, type FormState } from "./geofence-form";
 import { GeofenceList } from "./geofence-list";
-import { fieldSentence, polygonSentences } from "./geofence-messages";
 import { GeofenceMap, type Rings, type Shape } from "./index";
-import { NoiseSettings } from "./noise-settings";
-import { NotificationSettings } from "./notification-settings";
 import { useSelectionUrl } from "./selection-url";
-import { ShapeFields } from "./shape-fields";
 import { GeofenceWebhookTools } from "./webhook-tools";
 
 export function GeofenceEditor({
@@ -56,7 +53,8 @@ export function GeofenceEditor({
   const [drawing, setDrawing] = useState<"circle" | "polygon" | null>(initialNew && !initial ? "circle" : null);
   const [overviewKey, setOverviewKey] = useState(0);
   const [focusKey, setFocusKey] = useState(0);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const errors = useFieldErrors();
+  const { setFieldErrors, clearFor } = errors;
   const [formError, setFormError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -120,18 +118,9 @@ export function GeofenceEditor({
   }
 
   // An error goes as soon as its field is changed (the server checks again on save).
-  const clearErrors = (keys: string[]) =>
-    setFieldErrors((e) => {
-      const stale = Object.keys(e).filter((k) => keys.some((f) => k === f || k.startsWith(`${f}.`) || k.startsWith(`${f}[`)));
-      if (stale.length === 0) return e;
-      const next = { ...e };
-      for (const k of stale) delete next[k];
-      return next;
-    });
-  const FIELD_OF: Record<string, string[]> = { secret: ["webhookSecret"], allTrackables: ["trackableIds"], rings: ["geometry"], shape: ["geometry", "shape", "latitude", "longitude", "radius"] };
   const update = (patch: Partial<FormState>) => {
     setForm((f) => (f ? { ...f, ...patch } : f));
-    clearErrors(Object.keys(patch).flatMap((k) => FIELD_OF[k] ?? [k]));
+    clearFor(patch);
   };
   const onDraftChange = useCallback((s: Shape) => {
     setForm((f) => (f ? { ...f, latitude: String(s.latitude), longitude: String(s.longitude), radius: String(s.radius) } : f));
@@ -208,13 +197,6 @@ export function GeofenceEditor({
     [trackables],
   );
 
-  const err = (k: string) => (fieldErrors[k] ? fieldSentence(LABELS[k] ?? k, fieldErrors[k]) : null);
-  const polygonErrors = polygonSentences(fieldErrors);
-  const aria = (id: string, k: string, hint = false) => ({
-    "aria-invalid": err(k) ? true : undefined,
-    "aria-describedby": err(k) ? `${id}-error` : hint ? `${id}-hint` : undefined,
-  });
-
   return (
     <>
       <PageHeader
@@ -266,58 +248,31 @@ export function GeofenceEditor({
               <form onSubmit={save} noValidate className="mt-4 space-y-5" aria-label="Geofence">
                 {formError ? <Alert>{formError}</Alert> : null}
                 {notice && !dirty ? <Alert tone="success">{notice}</Alert> : null}
-                <Field id="gf-name" label="Name" error={err("name")}>
-                  <input
-                    ref={nameRef}
-                    id="gf-name"
-                    className={inputClass}
-                    value={form.name}
-                    maxLength={100}
-                    onChange={(e) => update({ name: e.target.value })}
-                    {...aria("gf-name", "name")}
-                  />
-                </Field>
-
-                <ShapeFields
+                <GeofenceFields
                   form={form}
+                  saved={saved}
+                  trackables={trackables}
+                  enterprise={enterprise}
+                  nameRef={nameRef}
                   drawing={drawing !== null}
                   hasDraft={draft !== null}
+                  update={update}
+                  errors={errors}
                   onToggleDrawing={() => setDrawing((d) => (d ? null : form.shape))}
                   onPickShape={pickShape}
-                  update={update}
                   onTyped={() => setFocusKey((k) => k + 1)}
-                  err={err}
-                  aria={aria}
-                  polygonErrors={polygonErrors}
                 />
-
-                <NoiseSettings key={saved?.id ?? "new"} form={form} update={update} err={err} aria={aria} />
-
-                <AssignedTrackables
-                  trackables={trackables}
-                  all={form.allTrackables}
-                  ids={form.trackableIds}
-                  error={err("trackableIds")}
-                  onChange={(allTrackables, trackableIds) => update({ allTrackables, trackableIds })}
-                />
-
-                <NotificationSettings enterprise={enterprise} form={form} secretSet={saved?.webhookSecretSet ?? false} update={update} err={err} aria={aria} />
 
                 {canWrite ? (
-                  <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
-                    <Button type="submit" disabled={pending || drawing !== null}>
-                      {pending ? "Saving…" : creating ? "Create geofence" : "Save changes"}
-                    </Button>
-                    {saved ? (
-                      <DeleteGeofence
-                        name={saved.name}
-                        inside={list.find((g) => g.id === saved.id)?.occupantCount ?? saved.occupantCount}
-                        webhook={enterprise && saved.notificationType === "webhook"}
-                        onConfirm={remove}
-                      />
-                    ) : null}
-                    {dirty && saved ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
-                  </div>
+                  <FormActions
+                    saved={saved}
+                    inside={(saved && list.find((g) => g.id === saved.id)?.occupantCount) ?? saved?.occupantCount ?? 0}
+                    enterprise={enterprise}
+                    pending={pending}
+                    drawing={drawing !== null}
+                    dirty={dirty}
+                    onDelete={remove}
+                  />
                 ) : null}
               </form>
 
