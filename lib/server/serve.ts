@@ -1,4 +1,5 @@
 import { env } from "@/lib/config/env";
+import { guardDriverRejections } from "@/lib/db/driver-guard";
 import { createAppServer } from "./app-server";
 import { log } from "@/lib/log/logger";
 
@@ -8,6 +9,7 @@ import { log } from "@/lib/log/logger";
  */
 export async function serve(opts: { port?: number } = {}): Promise<void> {
   const port = opts.port ?? env().PORT;
+  guardDriverRejections();
   const app = await createAppServer();
   const bound = await app.listen(port);
   log.info(`[fenceline] listening on http://localhost:${bound} (${env().APP_URL})`);
