@@ -5,7 +5,7 @@
 // Opens STREAM_COUNT streams to STREAM_URL (fifty at a time, as browsers coming back after a restart would) and
 // reports to the parent over IPC: { open, errors } whenever those change, and each frame's fix time with the wall-clock
 // time it arrived (performance.timeOrigin + performance.now(), the same clock the parent times the posts with), in
-// batches every 100 ms. A "stop" message, or the parent's end, closes them all and ends the process.
+// batches every 100 ms. The parent's end closes them all and ends the process.
 import { createParser } from "eventsource-parser";
 
 type Frame = { ts: string; at: number };
@@ -61,10 +61,7 @@ const stop = () => {
   for (const ac of controllers) ac.abort();
   process.exit(0);
 };
-process.on("message", (m) => {
-  if (m === "stop") stop();
-});
-// The soak ended without a word (it failed, or was interrupted): the open streams and the timer would keep this one.
+// The soak ended (its IPC channel closed, however it ended): the open streams and the timer would keep this one.
 process.on("disconnect", stop);
 
 for (let i = 0; i < count; i++) {

@@ -300,7 +300,6 @@ async function main() {
     await pgStats?.end();
     console.log(`  ${probes} probe posts; load average at the end ${loadAverage()}`);
   } finally {
-    if (streamsChild?.connected) streamsChild.send("stop");
     streamsChild?.kill();
     await app.stop();
     await receiver.close();

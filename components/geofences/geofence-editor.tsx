@@ -54,7 +54,7 @@ export function GeofenceEditor({
   const [overviewKey, setOverviewKey] = useState(0);
   const [focusKey, setFocusKey] = useState(0);
   const errors = useFieldErrors();
-  const { setFieldErrors, clearFor } = errors;
+  const { setFieldErrors, clear, clearFor } = errors;
   const [formError, setFormError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -124,12 +124,12 @@ export function GeofenceEditor({
   };
   const onDraftChange = useCallback((s: Shape) => {
     setForm((f) => (f ? { ...f, latitude: String(s.latitude), longitude: String(s.longitude), radius: String(s.radius) } : f));
-    setFieldErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !["latitude", "longitude", "radius"].includes(k))));
-  }, []);
+    clear(["latitude", "longitude", "radius"]);
+  }, [clear]);
   const onPolygonChange = useCallback((rings: Rings) => {
     setForm((f) => (f ? { ...f, shape: "polygon", rings } : f));
-    setFieldErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== "geometry" && !k.startsWith("geometry."))));
-  }, []);
+    clear(["geometry"]);
+  }, [clear]);
   const onDrawEnd = useCallback(() => {
     setDrawing(null);
     requestAnimationFrame(() => nameRef.current?.focus());
@@ -266,7 +266,7 @@ export function GeofenceEditor({
                 {canWrite ? (
                   <FormActions
                     saved={saved}
-                    inside={(saved && list.find((g) => g.id === saved.id)?.occupantCount) ?? saved?.occupantCount ?? 0}
+                    inside={list.find((g) => g.id === selectedId)?.occupantCount ?? saved?.occupantCount ?? 0}
                     enterprise={enterprise}
                     pending={pending}
                     drawing={drawing !== null}
