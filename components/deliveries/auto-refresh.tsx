@@ -1,23 +1,14 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useVisibleRefresh } from "@/components/live/visible-refresh";
 
 /**
  * Re-renders the server page every few seconds while it shows a pending delivery, and stops by itself once nothing
  * is pending (the next render passes active=false). Says so while it is on.
  */
 export function AutoRefresh({ active, everyMs = 3000 }: { active: boolean; everyMs?: number }) {
-  const router = useRouter();
   const [ticks, setTicks] = useState(0);
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState !== "visible") return; // a hidden tab does not refresh
-      router.refresh();
-      setTicks((t) => t + 1);
-    }, everyMs);
-    return () => clearInterval(timer);
-  }, [active, everyMs, router]);
+  useVisibleRefresh(everyMs, active, () => setTicks((t) => t + 1));
   if (!active) return null;
   return (
     <span

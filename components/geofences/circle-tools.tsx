@@ -5,7 +5,7 @@ import L from "leaflet";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Circle, Marker, useMap } from "react-leaflet";
 import { MAX_RADIUS_M } from "@/lib/geofences/limits";
-import type { Shape } from "./geofence-map";
+import type { Shape } from "./map-types";
 import { INDIGO } from "./polygon-tools";
 
 // Leaflet's own Earth radius (L.CRS.Earth.R): distances here match the circles Leaflet draws.

@@ -1,26 +1,25 @@
 "use client";
 // The geofence editor: a list (or the selected geofence's form) beside a large map. The map draws and edits the
 // shape; the form holds the same values, so everything the mouse does can also be typed.
-import { useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   createGeofenceAction,
   deleteGeofenceAction,
   updateGeofenceAction,
 } from "@/lib/geofences/actions";
-import { Alert, Button, Card, PageHeader } from "@/components/ui";
+import { useVisibleRefresh } from "@/components/live/visible-refresh";
+import { Button, PageHeader } from "@/components/ui";
 import type { MapConfig } from "@/lib/config/map";
 import type { Geofence } from "@/lib/geofences/schemas";
 import type { TrackableSummary } from "@/lib/trackables/summaries";
 import { GeofenceActivity } from "./geofence-activity";
 import { useFieldErrors } from "./field-errors";
-import { FormActions } from "./form-actions";
-import { GeofenceFields } from "./geofence-fields";
-import { EMPTY, byName, draftOf, formOf, requestOf, shapeOf, type FormState } from "./geofence-form";
+import { EMPTY, byName, draftOf, formErrorsOf, formOf, mapGeofencesOf, mapTrackablesOf, requestOf, shapeOf, type FormState } from "./geofence-form";
 import { GeofenceList } from "./geofence-list";
+import { GeofencePanel } from "./geofence-panel";
 import { GeofenceMap, type Rings, type Shape } from "./index";
 import { useSelectionUrl } from "./selection-url";
-import { GeofenceWebhookTools } from "./webhook-tools";
 
 export function GeofenceEditor({
   config,
@@ -37,7 +36,6 @@ export function GeofenceEditor({
   canWrite: boolean;
 }) {
   const searchParams = useSearchParams();
-  const router = useRouter();
   // The editor owns the list between server renders: saves and deletes update it from the action's answer, so the
   // page never needs a refresh (which would also re-fit the map) after its own writes.
   const [list, setList] = useState(geofences);
@@ -62,12 +60,7 @@ export function GeofenceEditor({
 
   // Live: the layout's data (occupant counts, trackables' positions) is fetched again every 5 s while the tab is
   // visible. Only the list and the map's other layers take it; the form and the map's view are left alone.
-  useEffect(() => {
-    const timer = window.setInterval(() => {
-      if (document.visibilityState === "visible") router.refresh();
-    }, 5_000);
-    return () => window.clearInterval(timer);
-  }, [router]);
+  useVisibleRefresh(5_000);
 
   const dirty = form !== null && JSON.stringify(form) !== baseline;
   const draft = draftOf(form);
@@ -158,10 +151,7 @@ export function GeofenceEditor({
     try {
       const result = saved ? await updateGeofenceAction(saved.id, body) : await createGeofenceAction(body);
       if (!result.ok) {
-        // trackableIds[3] is shown on the list of trackables; geometry paths keep their ring and position.
-        setFieldErrors(
-          Object.fromEntries(Object.entries(result.fieldErrors).map(([k, v]) => [k.startsWith("trackableIds") ? "trackableIds" : k, v])),
-        );
+        setFieldErrors(formErrorsOf(result.fieldErrors));
         setFormError(result.error);
         return;
       }
@@ -188,14 +178,8 @@ export function GeofenceEditor({
     setList((l) => l.filter((g) => g.id !== id));
   }
 
-  const mapGeofences = useMemo(
-    () => list.map(({ id, name, latitude, longitude, radius, geometry }) => ({ id, name, latitude, longitude, radius, rings: geometry?.coordinates ?? null })),
-    [list],
-  );
-  const mapTrackables = useMemo(
-    () => trackables.flatMap((t) => (t.lastPosition ? [{ id: t.id, name: t.name, latitude: t.lastPosition.latitude, longitude: t.lastPosition.longitude }] : [])),
-    [trackables],
-  );
+  const mapGeofences = useMemo(() => mapGeofencesOf(list), [list]);
+  const mapTrackables = useMemo(() => mapTrackablesOf(trackables), [trackables]);
 
   return (
     <>
@@ -233,51 +217,30 @@ export function GeofenceEditor({
           {form === null ? (
             <GeofenceList geofences={list} onSelect={select} onNew={canWrite ? startNew : undefined} />
           ) : (
-            <Card className="p-5">
-              <div className="flex items-center justify-between gap-2">
-                <h2 className="text-base font-semibold text-slate-900">{creating ? "New geofence" : saved?.name}</h2>
-                <Button variant="ghost" size="sm" onClick={() => close()}>
-                  ← All geofences
-                </Button>
-              </div>
-              {creating && !draft && !drawing ? (
-                <p className="mt-2 text-sm text-slate-600">
-                  {form.shape === "circle" ? "Draw the circle on the map, or type its centre and radius below." : "Draw the polygon on the map."}
-                </p>
-              ) : null}
-              <form onSubmit={save} noValidate className="mt-4 space-y-5" aria-label="Geofence">
-                {formError ? <Alert>{formError}</Alert> : null}
-                {notice && !dirty ? <Alert tone="success">{notice}</Alert> : null}
-                <GeofenceFields
-                  form={form}
-                  saved={saved}
-                  trackables={trackables}
-                  enterprise={enterprise}
-                  nameRef={nameRef}
-                  drawing={drawing !== null}
-                  hasDraft={draft !== null}
-                  update={update}
-                  errors={errors}
-                  onToggleDrawing={() => setDrawing((d) => (d ? null : form.shape))}
-                  onPickShape={pickShape}
-                  onTyped={() => setFocusKey((k) => k + 1)}
-                />
-
-                {canWrite ? (
-                  <FormActions
-                    saved={saved}
-                    inside={list.find((g) => g.id === selectedId)?.occupantCount ?? saved?.occupantCount ?? 0}
-                    enterprise={enterprise}
-                    pending={pending}
-                    drawing={drawing !== null}
-                    dirty={dirty}
-                    onDelete={remove}
-                  />
-                ) : null}
-              </form>
-
-              {saved && enterprise && canWrite ? <GeofenceWebhookTools key={`${saved.id}:${saved.updatedAt}`} geofence={saved} dirty={dirty} /> : null}
-            </Card>
+            <GeofencePanel
+              form={form}
+              saved={saved}
+              creating={creating}
+              trackables={trackables}
+              enterprise={enterprise}
+              canWrite={canWrite}
+              nameRef={nameRef}
+              drawing={drawing !== null}
+              hasDraft={draft !== null}
+              errors={errors}
+              formError={formError}
+              notice={notice}
+              dirty={dirty}
+              pending={pending}
+              inside={list.find((g) => g.id === selectedId)?.occupantCount ?? saved?.occupantCount ?? 0}
+              update={update}
+              onSave={save}
+              onClose={() => close()}
+              onDelete={remove}
+              onPickShape={pickShape}
+              onTyped={() => setFocusKey((k) => k + 1)}
+              onToggleDrawing={() => setDrawing((d) => (d ? null : form.shape))}
+            />
           )}
           {form !== null && saved ? <GeofenceActivity geofenceId={saved.id} version={saved.updatedAt} /> : null}
         </div>

@@ -2,7 +2,8 @@
 // it, the shape it describes for the map, and the names its errors are given in.
 import type { Geofence } from "@/lib/geofences/schemas";
 import { MAX_RADIUS_M, MIN_RADIUS_M } from "@/lib/geofences/limits";
-import type { Draft, Rings, Shape } from "./geofence-map";
+import type { TrackableSummary } from "@/lib/trackables/summaries";
+import type { Draft, MapGeofence, MapTrackable, Rings, Shape } from "./map-types";
 import type { SecretChange } from "@/components/webhooks/secret-control";
 
 export interface FormState {
@@ -182,3 +183,16 @@ export function requestOf(
   };
   return { body };
 }
+
+/** A failed save's field errors by form field: trackableIds[3] is shown on the list of trackables; geometry paths keep
+ * their ring and position. */
+export const formErrorsOf = (fieldErrors: Record<string, string>) =>
+  Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k.startsWith("trackableIds") ? "trackableIds" : k, v]));
+
+/** The geofences as the map draws them. */
+export const mapGeofencesOf = (list: Geofence[]): MapGeofence[] =>
+  list.map(({ id, name, latitude, longitude, radius, geometry }) => ({ id, name, latitude, longitude, radius, rings: geometry?.coordinates ?? null }));
+
+/** The trackables the map shows at their last position (those without one are left out). */
+export const mapTrackablesOf = (trackables: TrackableSummary[]): MapTrackable[] =>
+  trackables.flatMap((t) => (t.lastPosition ? [{ id: t.id, name: t.name, latitude: t.lastPosition.latitude, longitude: t.lastPosition.longitude }] : []));

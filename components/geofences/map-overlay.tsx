@@ -4,7 +4,7 @@
 // the map's attribution line (bottom right), which it must not cover.
 import type L from "leaflet";
 import { MAX_RADIUS_M } from "@/lib/geofences/limits";
-import type { Draft, Rings } from "./geofence-map";
+import type { Draft, Rings } from "./map-types";
 import { finishDrawing, undoCorner, withoutCorner, type Corner } from "./polygon-tools";
 import { useCoarsePointer } from "./use-coarse-pointer";
 

@@ -7,7 +7,7 @@ import kinks from "@turf/kinks";
 import { polygon as turfPolygon } from "@turf/helpers";
 import { useEffect, useRef } from "react";
 import { useMap } from "react-leaflet";
-import type { Rings } from "./geofence-map";
+import type { Rings } from "./map-types";
 
 export const INDIGO = "#4f46e5";
 export const toLatLngs = (rings: Rings): L.LatLngTuple[][] => rings.map((ring) => ring.map(([lon, lat]) => [lat, lon] as L.LatLngTuple));

@@ -4,7 +4,7 @@
 import { Button } from "@/components/ui";
 import { MAX_RADIUS_M, MIN_RADIUS_M } from "@/lib/geofences/limits";
 import { corners, type Aria, type FormState } from "./geofence-form";
-import type { Rings } from "./geofence-map";
+import type { Rings } from "./map-types";
 import { NumberField } from "./number-field";
 import { useCoarsePointer } from "./use-coarse-pointer";
 

@@ -4,7 +4,8 @@
 import Link from "next/link";
 import { useState } from "react";
 import { recoverGeofenceAction, rotateGeofenceSecretAction, sendTestWebhookAction } from "@/lib/geofences/actions";
-import { Recover, RotateSecret } from "@/components/webhooks/endpoint-tools";
+import { Recover } from "@/components/webhooks/recover-deliveries";
+import { RotateSecret } from "@/components/webhooks/rotate-secret";
 import type { Geofence } from "@/lib/geofences/schemas";
 import { TestWebhook, type TestResult } from "./test-webhook";
 
