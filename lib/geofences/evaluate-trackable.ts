@@ -177,7 +177,7 @@ async function evaluateRound(trackableIds: readonly string[], maxPoints: number)
     // Every write of the round issued at once (one round trip): the fence and trackable states, then the events, in
     // the order they happened, recorded on every plan and delivered from the records.
     const writes = [...motion.writes, ...fences.writes];
-    writes.push(...fences.save(), saveStates(tx, updates));
+    writes.push(...fences.save(), saveStates(tx, updates, motion.states));
     for (const { account, list, endpoints: known } of produced.values()) {
       const prefetched = { endpoints: known, notificationsVersion: notificationsVersions.get(account.id) };
       writes.push(recordEvents(tx, account, list, prefetched).then((r) => result.recordings.push(r)));

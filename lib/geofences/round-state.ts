@@ -66,11 +66,19 @@ const MOTION_INBOX = `with inbox as (
   ) `;
 const READS = readsSql(false);
 const READS_WITH_MOTION = readsSql(true);
+// One row per trackable the round evaluated or whose motion state changed (lib/motion/round.ts hands its states over
+// in an evaluation round, so a trackable's row takes one new version per round, not two): the evaluation's columns are
+// written when it has a cursor (every update it made has one), motion_state when it has a motion text (JSON null clears it).
 const SAVE_STATES = `update trackable_states s set
-    evaluated_timestamp = v.ts, evaluated_location_id = v.location_id, status = v.status, last_seen_at = v.seen,
-    battery = v.battery, updated_at = $7::timestamptz
-  from unnest($1::uuid[], $2::text[]::timestamptz[], $3::uuid[], $4::text[], $5::text[]::timestamptz[], $6::float8[])
-    as v(id, ts, location_id, status, seen, battery)
+    evaluated_timestamp = case when v.ts is not null then v.ts else s.evaluated_timestamp end,
+    evaluated_location_id = case when v.ts is not null then v.location_id else s.evaluated_location_id end,
+    status = case when v.ts is not null then v.status else s.status end,
+    last_seen_at = case when v.ts is not null then v.seen else s.last_seen_at end,
+    battery = case when v.ts is not null then v.battery else s.battery end,
+    updated_at = case when v.ts is not null then $7::timestamptz else s.updated_at end,
+    motion_state = case when v.motion is null then s.motion_state else nullif(v.motion::jsonb, 'null'::jsonb) end
+  from unnest($1::uuid[], $2::text[]::timestamptz[], $3::uuid[], $4::text[], $5::text[]::timestamptz[], $6::float8[], $8::text[])
+    as v(id, ts, location_id, status, seen, battery, motion)
   where s.trackable_id = v.id`;
 
 type MotionColumns = { motion: MotionSettingsInput | null; motionState: unknown; inboxEarliestMs: number | null; newestId: string | null };
@@ -271,18 +279,23 @@ export interface StateUpdate {
   battery: number | null;
 }
 
-/** The state rows of a round, in one statement (issued, not awaited). */
-export function saveStates(tx: Tx, updates: readonly StateUpdate[]): Promise<unknown> {
-  if (updates.length === 0) return Promise.resolve();
-  const column = <T>(pick: (u: StateUpdate) => T) => updates.map(pick);
+/**
+ * The state rows of a round, in one statement (issued, not awaited): the evaluation's updates, and the motion states
+ * the round's motion handed over (by trackable id: the state's JSON text, "null" to clear it).
+ */
+export function saveStates(tx: Tx, updates: readonly StateUpdate[], motionStates: ReadonlyMap<string, string> = new Map()): Promise<unknown> {
+  const evaluated = new Set(updates.map((u) => u.trackableId));
+  const motionOnly = [...motionStates.keys()].filter((id) => !evaluated.has(id));
+  if (updates.length === 0 && motionOnly.length === 0) return Promise.resolve();
+  const column = <T>(pick: (u: StateUpdate) => T, none: T) => [...updates.map(pick), ...motionOnly.map(() => none)];
   return queryRows(tx, SAVE_STATES, [
-    column((u) => u.trackableId),
-    column((u) => u.last.timestamp.toISOString()),
-    column((u) => u.last.id),
-    column((u) => u.status),
-    column((u) => u.lastSeenAt.toISOString()),
-    column((u) => u.battery),
+    [...updates.map((u) => u.trackableId), ...motionOnly],
+    column((u) => u.last.timestamp.toISOString(), null),
+    column((u) => u.last.id, null),
+    column((u) => u.status, null),
+    column((u) => u.lastSeenAt.toISOString(), null),
+    column((u) => u.battery, null),
     new Date().toISOString(),
+    [...updates.map((u) => motionStates.get(u.trackableId) ?? null), ...motionOnly.map((id) => motionStates.get(id)!)],
   ]);
 }
-

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { locations, motionInbox, stops, trackableStates, trackables, trips } from "@/lib/db/schema";
 import type { ProducedEvent } from "@/lib/events/produced";
-import { lockAndRead, type Owner } from "@/lib/geofences/round-state";
+import { lockAndRead, saveStates, type Owner } from "@/lib/geofences/round-state";
 import { openUnitDb } from "@/tests/support/unit-db";
 import { motionRound } from "./round";
 import { decodeMotionState } from "./state";
@@ -89,7 +89,8 @@ async function evaluationRounds(owner: Owner, limit: number) {
     more = await db.transaction(async (tx) => {
       const reads = await lockAndRead(tx, [owner.id], limit, { motion: true });
       const motion = await motionRound(tx, [owner], { reads: reads.motion, cursors: new Map([[owner.id, reads.locked[0]!.cursor]]) });
-      await Promise.all(motion.writes);
+      // The evaluation saves the motion states it is handed with its own state update.
+      await Promise.all([...motion.writes, saveStates(tx, [], motion.states)]);
       handed += motion.handed;
       events.push(...[...motion.events.values()].flat());
       const points = reads.points.get(owner.id) ?? [];

@@ -80,6 +80,11 @@ export interface MotionRound {
   /** The trip containing a moment, of the trips this round computed for the trackable. */
   tripAt(trackableId: string, at: Date): string | null;
   writes: Promise<unknown>[];
+  /**
+   * In an evaluation round (`pre` given), the trackables' new motion states by id, as JSON text ("null" clears one),
+   * for the round to save with its own state update (saveStates); otherwise empty, the writes saving them.
+   */
+  states: Map<string, string>;
   /** How many stored fixes the round read to segment (the windows' rows): what a round costs. */
   read: number;
   /** How many of them came from the evaluation round's own read (see motionRound) instead of the window's. */
@@ -143,6 +148,7 @@ export async function motionRound(
   const round: MotionRound = {
     events,
     writes: [],
+    states: new Map(),
     read: 0,
     handed: 0,
     tripAt(trackableId, at) {
@@ -342,7 +348,9 @@ export async function motionRound(
 
   // Every value travels as text and is cast in SQL (as lib/db/bulk does): one statement text for any row count.
   const text = (rows: readonly unknown[][], i: number) => rows.map((r) => (r[i] === null ? null : String(r[i])));
-  const saves = JSON.stringify(Object.fromEntries([...states].map(([id, state]) => [id, state === null ? null : encodeMotionState(state)])));
+  const encoded = [...states].map(([id, state]) => [id, state === null ? null : encodeMotionState(state)] as const);
+  if (pre) for (const [id, state] of encoded) round.states.set(id, JSON.stringify(state));
+  const saves = pre ? "{}" : JSON.stringify(Object.fromEntries(encoded));
   round.writes.push(
     queryRows(tx, WRITE, [
       deleteTrips.map((d) => d[0]),
@@ -422,8 +430,8 @@ const iso = (msecs: number) => new Date(msecs).toISOString();
 const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latitude: p.latitude, longitude: p.longitude, accuracy: null, timestamp: at.toISOString() });
 
 // The round's writes, in one statement: each window's stored trips and stops from its start are replaced by the
-// computed ones, the changed states saved (one JSON object by trackable id; JSON null clears a state), new speed
-// episodes recorded. A trip the recompute keeps keeps its row (the upsert updates it, and the delete spares it); the
+// computed ones, the changed states saved (one JSON object by trackable id; JSON null clears a state; an evaluation
+// round passes none and saves them with its own state update), new speed episodes recorded. A trip the recompute keeps keeps its row (the upsert updates it, and the delete spares it); the
 // others go. The parts touch different rows, so the order Postgres runs them in does not matter.
 // Trips take every column but created_at, which the upsert keeps (the row's first write).
 const FIRST_COLUMN = 5;
