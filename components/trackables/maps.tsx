@@ -1,8 +1,6 @@
 "use client";
-// Leaflet touches `window` at import time: the trackables maps load in the browser only.
-import dynamic from "next/dynamic";
+// Leaflet touches `window` at import time: the trackables maps load in the browser only, in boxes of their own size.
+import { clientOnlyMap } from "@/components/map/client-only";
 
-const loading = () => <div className="h-full min-h-64 w-full animate-pulse rounded-lg bg-slate-100" aria-busy="true" />;
-
-export const FleetMap = dynamic(() => import("./fleet-map"), { ssr: false, loading });
-export const TrackMap = dynamic(() => import("./track-map"), { ssr: false, loading });
+export const FleetMap = clientOnlyMap(() => import("./fleet-map"), "h-96 w-full");
+export const TrackMap = clientOnlyMap(() => import("./track-map"), "h-96 w-full");

@@ -103,11 +103,20 @@ export function formatClock(d: Date, nowMs: number = Date.now(), timeZone?: stri
   return new Intl.DateTimeFormat(undefined, { ...(sameDay ? {} : { month: "short", day: "numeric" }), hour: "numeric", minute: "2-digit", timeZone }).format(d);
 }
 
-/** What the server renders (and the first client render repeats): the instant in UTC. */
-const utcText = (d: Date, seconds?: boolean, dateOnly?: boolean) =>
-  dateOnly
-    ? `${d.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}`
-    : `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: seconds ? "medium" : "short", timeZone: "UTC" })} UTC`;
+/**
+ * What the server renders (and the first client render repeats): the instant in UTC. A `clock` time is as short as
+ * the local one that replaces it, the date only when it is not today in UTC ("03:34 UTC" for "3:34 AM"): in a list of
+ * them the rows keep their height through hydration, and what is below them does not move. (Around midnight UTC the
+ * server and the first client render may disagree on "today": the <time> elements suppress that warning.)
+ */
+export const utcText = (d: Date, opts: { seconds?: boolean; dateOnly?: boolean; clock?: boolean; nowMs?: number } = {}) => {
+  if (opts.dateOnly) return d.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+  if (opts.clock) {
+    const today = d.toISOString().slice(0, 10) === new Date(opts.nowMs ?? Date.now()).toISOString().slice(0, 10);
+    return `${d.toLocaleString("en-GB", { ...(today ? {} : { day: "numeric", month: "short" }), hour: "2-digit", minute: "2-digit", timeZone: "UTC" })} UTC`;
+  }
+  return `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: opts.seconds ? "medium" : "short", timeZone: "UTC" })} UTC`;
+};
 
 /**
  * An instant: by default the date and time in the viewer's zone; `relative` shows "3 minutes ago" (kept current);
@@ -140,7 +149,7 @@ export function Time({
   if (relative) return <RelativeTime d={d} iso={iso} seconds={seconds} className={className} testId={testId} />;
   return (
     <time dateTime={iso} title={iso} className={className} data-testid={testId} suppressHydrationWarning>
-      {hydrated ? (clock ? formatClock(d) : formatLocal(d, { seconds, dateOnly })) : utcText(d, seconds, dateOnly)}
+      {hydrated ? (clock ? formatClock(d) : formatLocal(d, { seconds, dateOnly })) : utcText(d, { seconds, dateOnly, clock })}
     </time>
   );
 }
@@ -149,7 +158,7 @@ function RelativeTime({ d, iso, seconds, className, testId }: { d: Date; iso: st
   const now = useNow(seconds ? 1000 : 15_000);
   return (
     <time dateTime={iso} title={now === null ? iso : `${formatLocal(d, { seconds: true })} (${iso})`} className={className} data-testid={testId}>
-      {now === null ? utcText(d, seconds) : formatRelative(d, now, seconds)}
+      {now === null ? utcText(d, { seconds }) : formatRelative(d, now, seconds)}
     </time>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ago, duration, until } from "@/components/share/format";
 import { localInputToIso, toLocalInput } from "@/components/ui/local-datetime-input";
-import { formatClock, formatLocal, formatRelative } from "@/components/ui/time";
+import { formatClock, formatLocal, formatRelative, utcText } from "@/components/ui/time";
 
 // The dashboard's and the share page's time phrases: pure functions of the components that show them.
 
@@ -26,6 +26,16 @@ describe("time formatting", () => {
     expect(formatClock(d, Date.parse("2026-01-15T21:00:00.000Z"), "Asia/Kolkata")).toMatch(/^1:30\sAM$/);
     expect(formatClock(d, Date.parse("2026-01-15T18:00:00.000Z"), "Asia/Kolkata")).toMatch(/^Jan 16, 1:30\sAM$/);
     expect(formatClock(d, Date.parse("2026-01-15T21:00:00.000Z"), "UTC")).toMatch(/^8:00\sPM$/);
+  });
+
+  it("renders on the server in UTC, a clock time about as long as the local one that replaces it", () => {
+    const d = new Date("2026-01-15T20:05:09.000Z");
+    expect(utcText(d)).toBe("15 Jan 2026, 20:05 UTC");
+    expect(utcText(d, { seconds: true })).toBe("15 Jan 2026, 20:05:09 UTC");
+    expect(utcText(d, { dateOnly: true })).toBe("15 Jan 2026");
+    // The date only when it is not today in UTC, as the local clock drops it when it is today in the viewer's zone.
+    expect(utcText(d, { clock: true, nowMs: Date.parse("2026-01-15T23:59:00.000Z") })).toBe("20:05 UTC");
+    expect(utcText(d, { clock: true, nowMs: Date.parse("2026-01-16T00:01:00.000Z") })).toBe("15 Jan, 20:05 UTC");
   });
 });
 
