@@ -67,8 +67,9 @@ const MOTION_INBOX = `with inbox as (
 const READS = readsSql(false);
 const READS_WITH_MOTION = readsSql(true);
 // One row per trackable the round evaluated or whose motion state changed (lib/motion/round.ts hands its states over
-// in an evaluation round, so a trackable's row takes one new version per round, not two): the evaluation's columns are
-// written when it has a cursor (every update it made has one), motion_state when it has a motion text (JSON null clears it).
+// in an evaluation round, so a trackable's row takes one new version per round, not two). The evaluation's columns
+// are written when it has a cursor (every update it made has one); motion_state when the states' JSON object ($8, one
+// parameter: no array quoting of each state) has the trackable's id (JSON null clears it).
 const SAVE_STATES = `update trackable_states s set
     evaluated_timestamp = case when v.ts is not null then v.ts else s.evaluated_timestamp end,
     evaluated_location_id = case when v.ts is not null then v.location_id else s.evaluated_location_id end,
@@ -76,9 +77,13 @@ const SAVE_STATES = `update trackable_states s set
     last_seen_at = case when v.ts is not null then v.seen else s.last_seen_at end,
     battery = case when v.ts is not null then v.battery else s.battery end,
     updated_at = case when v.ts is not null then $7::timestamptz else s.updated_at end,
-    motion_state = case when v.motion is null then s.motion_state else nullif(v.motion::jsonb, 'null'::jsonb) end
-  from unnest($1::uuid[], $2::text[]::timestamptz[], $3::uuid[], $4::text[], $5::text[]::timestamptz[], $6::float8[], $8::text[])
-    as v(id, ts, location_id, status, seen, battery, motion)
+    motion_state = case when v.motion is null then s.motion_state else nullif(v.motion, 'null'::jsonb) end
+  from (
+    select u.*, m.value as motion
+    from unnest($1::uuid[], $2::text[]::timestamptz[], $3::uuid[], $4::text[], $5::text[]::timestamptz[], $6::float8[])
+      as u(id, ts, location_id, status, seen, battery)
+    left join jsonb_each($8::text::jsonb) as m on m.key = u.id::text
+  ) as v
   where s.trackable_id = v.id`;
 
 type MotionColumns = { motion: MotionSettingsInput | null; motionState: unknown; inboxEarliestMs: number | null; newestId: string | null };
@@ -281,21 +286,21 @@ export interface StateUpdate {
 
 /**
  * The state rows of a round, in one statement (issued, not awaited): the evaluation's updates, and the motion states
- * the round's motion handed over (by trackable id: the state's JSON text, "null" to clear it).
+ * the round's motion handed over (by trackable id; null clears one).
  */
-export function saveStates(tx: Tx, updates: readonly StateUpdate[], motionStates: ReadonlyMap<string, string> = new Map()): Promise<unknown> {
+export function saveStates(tx: Tx, updates: readonly StateUpdate[], motionStates: ReadonlyMap<string, unknown> = new Map()): Promise<unknown> {
   const evaluated = new Set(updates.map((u) => u.trackableId));
   const motionOnly = [...motionStates.keys()].filter((id) => !evaluated.has(id));
   if (updates.length === 0 && motionOnly.length === 0) return Promise.resolve();
-  const column = <T>(pick: (u: StateUpdate) => T, none: T) => [...updates.map(pick), ...motionOnly.map(() => none)];
+  const column = <T>(pick: (u: StateUpdate) => T) => [...updates.map(pick), ...motionOnly.map(() => null)];
   return queryRows(tx, SAVE_STATES, [
     [...updates.map((u) => u.trackableId), ...motionOnly],
-    column((u) => u.last.timestamp.toISOString(), null),
-    column((u) => u.last.id, null),
-    column((u) => u.status, null),
-    column((u) => u.lastSeenAt.toISOString(), null),
-    column((u) => u.battery, null),
+    column((u) => u.last.timestamp.toISOString()),
+    column((u) => u.last.id),
+    column((u) => u.status),
+    column((u) => u.lastSeenAt.toISOString()),
+    column((u) => u.battery),
     new Date().toISOString(),
-    [...updates.map((u) => motionStates.get(u.trackableId) ?? null), ...motionOnly.map((id) => motionStates.get(id)!)],
+    JSON.stringify(Object.fromEntries(motionStates)),
   ]);
 }

@@ -14,7 +14,7 @@ import { speedExceededPayload, tripPayload } from "./payloads";
 import { compareFixes, DEFAULT_MOTION_ACCURACY, motionSettings, Segmenter, usableFixes, type Fix, type MotionSettingsInput, type TripSegment } from "./segment";
 import { serializeTrip } from "./serialize";
 import { lowerLimit, SpeedTracker, type SpeedEpisode, type SpeedState } from "./speed";
-import { decodeMotionState, encodeMotionState, type MotionState, type OpenTrip } from "./state";
+import { decodeMotionState, encodeMotionState, type MotionState, type OpenTrip, type StoredMotionState } from "./state";
 
 // Motion's part of an evaluation round, in the round's transaction and under its locks on the trackables: takes each
 // trackable's rows of motion_inbox (added, committed with them, by every statement that stores locations: see
@@ -81,10 +81,10 @@ export interface MotionRound {
   tripAt(trackableId: string, at: Date): string | null;
   writes: Promise<unknown>[];
   /**
-   * In an evaluation round (`pre` given), the trackables' new motion states by id, as JSON text ("null" clears one),
-   * for the round to save with its own state update (saveStates); otherwise empty, the writes saving them.
+   * In an evaluation round (`pre` given), the trackables' new motion states by id in their stored form (null clears
+   * one), for the round to save with its own state update (saveStates); otherwise empty, the writes saving them.
    */
-  states: Map<string, string>;
+  states: Map<string, StoredMotionState | null>;
   /** How many stored fixes the round read to segment (the windows' rows): what a round costs. */
   read: number;
   /** How many of them came from the evaluation round's own read (see motionRound) instead of the window's. */
@@ -348,9 +348,9 @@ export async function motionRound(
 
   // Every value travels as text and is cast in SQL (as lib/db/bulk does): one statement text for any row count.
   const text = (rows: readonly unknown[][], i: number) => rows.map((r) => (r[i] === null ? null : String(r[i])));
-  const encoded = [...states].map(([id, state]) => [id, state === null ? null : encodeMotionState(state)] as const);
-  if (pre) for (const [id, state] of encoded) round.states.set(id, JSON.stringify(state));
-  const saves = pre ? "{}" : JSON.stringify(Object.fromEntries(encoded));
+  const stored = new Map([...states].map(([id, state]) => [id, state === null ? null : encodeMotionState(state)]));
+  if (pre) round.states = stored;
+  const saves = pre ? "{}" : JSON.stringify(Object.fromEntries(stored));
   round.writes.push(
     queryRows(tx, WRITE, [
       deleteTrips.map((d) => d[0]),
@@ -431,8 +431,8 @@ const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latit
 
 // The round's writes, in one statement: each window's stored trips and stops from its start are replaced by the
 // computed ones, the changed states saved (one JSON object by trackable id; JSON null clears a state; an evaluation
-// round passes none and saves them with its own state update), new speed episodes recorded. A trip the recompute keeps keeps its row (the upsert updates it, and the delete spares it); the
-// others go. The parts touch different rows, so the order Postgres runs them in does not matter.
+// round passes none and saves them with its own state update), new speed episodes recorded. A trip the recompute
+// keeps keeps its row (the upsert updates it, and the delete spares it); the others go. The parts touch different rows, so the order Postgres runs them in does not matter.
 // Trips take every column but created_at, which the upsert keeps (the row's first write).
 const FIRST_COLUMN = 5;
 const TRIP_KEYS = (Object.keys(getTableColumns(tripsTable)) as (keyof typeof tripsTable.$inferInsert & string)[]).filter((k) => k !== "id" && k !== "createdAt");
