@@ -1,12 +1,13 @@
 "use client";
 // The one Leaflet map of the app: tiles from the operator's configuration, and a plain background when they cannot
 // load (offline installs), so markers and circles always render. Import it from a client component that is itself
-// loaded with next/dynamic(ssr: false): Leaflet touches `window` at import time.
+// loaded in the browser only (next/dynamic with ssr: false, or clientOnlyMap): Leaflet touches `window` at import time.
 import "leaflet/dist/leaflet.css";
 import type { LatLngBoundsExpression, LatLngExpression, Map as LeafletMap } from "leaflet";
 import type { ReactNode, Ref } from "react";
 import { MapContainer, TileLayer } from "react-leaflet";
 import type { MapConfig } from "@/lib/config/map";
+import { MAP_BOX } from "./client-only";
 
 export interface BaseMapProps {
   config: MapConfig;
@@ -22,7 +23,7 @@ export interface BaseMapProps {
 
 export default function BaseMap({ config, center = [20, 0], zoom = 2, bounds, className, children, ref, label }: BaseMapProps) {
   return (
-    <div role="region" aria-label={label} className={className ?? "h-96 w-full"}>
+    <div role="region" aria-label={label} className={className ?? MAP_BOX}>
       <MapContainer
         ref={ref}
         center={bounds ? undefined : center}

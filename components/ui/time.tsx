@@ -96,25 +96,25 @@ export function formatRelative(d: Date, nowMs: number, seconds = false): string 
   return "just now";
 }
 
-/** "7:05 AM" today, "Nov 24, 7:05 AM" on another day: in the viewer's zone, for "since 7:05 AM" phrases. */
-export function formatClock(d: Date, nowMs: number = Date.now(), timeZone?: string): string {
+/**
+ * "7:05 AM" today, "Nov 24, 7:05 AM" on another day: in the viewer's zone and language (or the ones given), for
+ * "since 7:05 AM" phrases.
+ */
+export function formatClock(d: Date, nowMs: number = Date.now(), timeZone?: string, locale?: string): string {
   const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
   const sameDay = day.format(d) === day.format(new Date(nowMs));
-  return new Intl.DateTimeFormat(undefined, { ...(sameDay ? {} : { month: "short", day: "numeric" }), hour: "numeric", minute: "2-digit", timeZone }).format(d);
+  return new Intl.DateTimeFormat(locale, { ...(sameDay ? {} : { month: "short", day: "numeric" }), hour: "numeric", minute: "2-digit", timeZone }).format(d);
 }
 
 /**
  * What the server renders (and the first client render repeats): the instant in UTC. A `clock` time is as short as
- * the local one that replaces it, the date only when it is not today in UTC ("03:34 UTC" for "3:34 AM"): in a list of
+ * the local one that replaces it, the date only when it is not today in UTC ("3:34 UTC" for "3:34 AM"): in a list of
  * them the rows keep their height through hydration, and what is below them does not move. (Around midnight UTC the
  * server and the first client render may disagree on "today": the <time> elements suppress that warning.)
  */
 export const utcText = (d: Date, opts: { seconds?: boolean; dateOnly?: boolean; clock?: boolean; nowMs?: number } = {}) => {
   if (opts.dateOnly) return d.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" });
-  if (opts.clock) {
-    const today = d.toISOString().slice(0, 10) === new Date(opts.nowMs ?? Date.now()).toISOString().slice(0, 10);
-    return `${d.toLocaleString("en-GB", { ...(today ? {} : { day: "numeric", month: "short" }), hour: "2-digit", minute: "2-digit", timeZone: "UTC" })} UTC`;
-  }
+  if (opts.clock) return `${formatClock(d, opts.nowMs, "UTC", "en-GB")} UTC`;
   return `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: opts.seconds ? "medium" : "short", timeZone: "UTC" })} UTC`;
 };
 
