@@ -14,6 +14,7 @@ import { CLIENT_IP_HEADER, clientAddress } from "./client-address";
 import { endStreams } from "@/lib/stream/open";
 import { startIdleGc } from "./idle-gc";
 import { leanRoute } from "./lean-path";
+import { restorePlatformDate } from "./platform-date";
 import { pageKind, securityHeaders } from "./security-headers";
 import { log, requestIdOf, rootLogger, withRequestContext } from "@/lib/log/logger";
 
@@ -67,8 +68,10 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
   const trustProxy = opts.trustProxy ?? config.TRUST_PROXY;
   const leanOptions = { origin: new URL(config.APP_URL).origin, compress: config.HTTP_COMPRESSION };
   const dir = opts.dir ?? process.cwd();
+  const platformDate = globalThis.Date;
   const app = next({ dev: false, dir, customServer: true });
   await app.prepare();
+  restorePlatformDate(platformDate);
   const handle = app.getRequestHandler();
   // A burst's garbage is collected once the server goes quiet (lib/server/idle-gc.ts).
   const idleGc = startIdleGc();
