@@ -170,7 +170,7 @@ const COMPRESS_FROM_BYTES = 1024;
  * 315 KB takes ~0.7 ms) go to the pool, so the loop is never held for long. `npx tsx bench/gzip-level.ts`.
  */
 const GZIP: ZlibOptions = { level: 3 };
-const GZIP_ON_LOOP_BYTES = 64 * 1024;
+export const GZIP_ON_LOOP_BYTES = 64 * 1024;
 
 /** The response on `res`; gzipped (see GZIP) when it is 1 KB or more and the client takes gzip. */
 async function send(req: IncomingMessage, res: ServerResponse, response: Response, truncated: boolean, opts: LeanOptions): Promise<void> {
