@@ -3,6 +3,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import postgres from "postgres";
 import { adminRequest } from "@/lib/http/admin-socket";
 import { buildIfStale, serverBundleDir, staleParts } from "@/scripts/build";
 import { freePort, removeDataDir } from "@/tests/harness/server";
@@ -31,6 +32,31 @@ export const HISTORY_INSERT = `insert into locations (id, trackable_id, latitude
 
 /** A throwaway database on the bench Postgres, dropped by the returned function. */
 export const scratchDatabase = (prefix: string) => scratchPostgres(PG_BASE, prefix);
+
+/**
+ * Makes a scratch database's server one without motion's inbox, for a server started with FENCELINE_BENCH_NO_MOTION=1:
+ * its trigger on locations announces nothing to motion and only checks each statement's trackables (they exist, and
+ * stay until the transaction ends), the check that motion_inbox's foreign key makes for the product (drizzle/0029).
+ * So a motion-off run pays what ingest without motion would, no less.
+ */
+export async function withoutMotionInbox(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`create or replace function bench_locations_checked() returns trigger language plpgsql as $$
+      begin
+        perform 1 from trackables t where t.id in (select distinct trackable_id from stored) for key share of t;
+        if exists (select 1 from stored s where not exists (select 1 from trackables t where t.id = s.trackable_id)) then
+          raise foreign_key_violation using message = 'a location of no trackable';
+        end if;
+        return null;
+      end $$`);
+    await sql.unsafe("drop trigger if exists locations_motion_inbox on locations");
+    await sql.unsafe(`create trigger locations_checked after insert on locations referencing new table as stored
+      for each statement execute function bench_locations_checked()`);
+  } finally {
+    await sql.end();
+  }
+}
 
 export interface LoadResult {
   requests: number;

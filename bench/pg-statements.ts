@@ -1,7 +1,7 @@
 // Where Postgres's time goes, statement by statement, for 100-point batches with and without fences
 // (the batch figure of the 1,000-fence ratio), or for single device posts (`traccar`: the /ingest/traccar query form): pg_stat_statements'
 // totals over one run of each, per request.
-// Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5433/test npx tsx bench/pg-statements.ts [seconds=8] [concurrency=16] [fences=1000] [continuous|restart|traccar]
+// Usage: [BENCH_MOTION=off] DATABASE_URL=postgres://postgres@127.0.0.1:5433/test npx tsx bench/pg-statements.ts [seconds=8] [concurrency=16] [fences=1000] [continuous|restart|traccar]
 // Beside each statement: its WAL bytes and full-page images per request (pg_stat_statements counts both).
 //
 // Needs a Postgres with pg_stat_statements preloaded (shared_preload_libraries) and the extension created in the
@@ -12,7 +12,7 @@
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { HISTORY_INSERT, PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, traccarPost, timedBatchOf, type BenchAccount, type Post } from "./lib";
+import { HISTORY_INSERT, PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, traccarPost, timedBatchOf, withoutMotionInbox, type BenchAccount, type Post } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -23,6 +23,11 @@ const mode = (process.argv[5] ?? "continuous") as "continuous" | "restart" | "tr
  * points are stored for each of the account's trackables, so a plan that reads a trackable's history shows.
  */
 const history = Number(process.env.BENCH_HISTORY ?? 0);
+/**
+ * BENCH_MOTION=off: the server without motion (FENCELINE_BENCH_NO_MOTION=1, and its database without motion's inbox, as
+ * bench/throughput.ts's motion-off server: withoutMotionInbox), so the statements with motion can be read against those without.
+ */
+const motionOff = process.env.BENCH_MOTION === "off";
 
 async function main() {
   buildIfStale();
@@ -33,8 +38,9 @@ async function main() {
   const scratch = postgres(db.url, { max: 1, onnotice: () => {} });
   const app = await startServer({
     databaseUrl: db.url,
-    env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" },
+    env: { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "", ...(motionOff ? { FENCELINE_BENCH_NO_MOTION: "1" } : {}) },
   });
+  if (motionOff) await withoutMotionInbox(db.url);
   const port = Number(new URL(app.baseUrl).port);
   try {
     const plain = await benchAccount(app, "bench-plain", concurrency);
@@ -74,7 +80,7 @@ async function main() {
     };
     const what = mode === "traccar" ? "single /ingest/traccar post" : `100-point batch (${mode})`;
     const older = history > 0 ? `, ${fmt(history)} older points per trackable stored after the warm-up` : "";
-    console.log(`statements per ${what}, ${seconds} s per run, ${concurrency} clients, ${fmt(fenceCount)} fences${older}`);
+    console.log(`statements per ${what}, ${seconds} s per run, ${concurrency} clients, ${fmt(fenceCount)} fences${older}${motionOff ? ", motion off" : ""}`);
     await run("without fences", plain);
     await run(`with ${fmt(fenceCount)} fences`, fenced);
   } finally {

@@ -58,6 +58,7 @@ import {
   type BenchAccount,
   type LoadResult,
   type Post,
+  withoutMotionInbox,
 } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 8);
@@ -115,12 +116,8 @@ async function main() {
         nodeArgs: benchNodeArgs(),
       })
     : null;
-  if (offDb) {
-    // Without motion, nothing announces fixes to it either: its trigger on locations is part of what motion costs.
-    const offSql = postgres(offDb.url, { max: 1, onnotice: () => {} });
-    await offSql.unsafe("drop trigger if exists locations_motion_inbox on locations");
-    await offSql.end();
-  }
+  // Without motion, nothing announces fixes to it either: that part of its trigger on locations is motion's cost.
+  if (offDb) await withoutMotionInbox(offDb.url);
   try {
     const plain = await benchAccount(app, "bench-plain", concurrency);
     const fenced = await benchAccount(app, "bench-fenced", concurrency);

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { doublePrecision, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { id, ts } from "./columns";
-import { trackables } from "./trackables";
 
 /** Where a location came from: the REST API, or a tracking app posting to its /ingest endpoint. */
 // "import": read from a history file (POST …/imports).
@@ -12,7 +11,10 @@ export const locations = pgTable(
   "locations",
   {
     id: id(),
-    trackableId: uuid("trackable_id").notNull().references(() => trackables.id, { onDelete: "cascade" }),
+    // No foreign key: a per-row check of the trackable was a third of a batch's insert. Every statement that stores
+    // locations announces them in motion_inbox, whose foreign key checks (and key-share locks) each trackable once a
+    // statement; a trackable's delete takes its locations with it (a trigger on trackables). Migration 0029.
+    trackableId: uuid("trackable_id").notNull(),
     latitude: doublePrecision("latitude").notNull(),
     longitude: doublePrecision("longitude").notNull(),
     accuracy: doublePrecision("accuracy"),

@@ -74,6 +74,7 @@ export const speedEpisodes = pgTable(
 // What motion has not yet taken in: each statement that stores locations adds a row per trackable (a trigger on
 // locations, migration 0027), committed with the fixes, and the evaluation round deletes the rows it takes. A fix
 // committed late, whatever its id or time, brings its row with it, so a round never searches the history for new fixes.
+// Its foreign key is also what checks a stored location's trackable (locations has none: migration 0029).
 export const motionInbox = pgTable(
   "motion_inbox",
   {
