@@ -66,7 +66,9 @@ const concurrency = Number(process.argv[3] ?? 16);
 const fenceCount = Number(process.argv[4] ?? 1000);
 /**
  * "batches": only the batch runs, (e) and (e') with their baselines (the batch ratios with fences, in 3 minutes);
- * "singles": only the single-point runs, (a) to (d) (goals 1 and 2, in 4 minutes).
+ * "singles": only the single-point runs, (a) to (d) (goals 1 and 2, in 4 minutes);
+ * "motion" (with BENCH_MOTION=compare): only the batches' motion groups, on and off, continuous and restarting (the
+ * motion ratios, in a minute and a half a group: more [repeats] in the time of one "batches" run).
  */
 const only = process.argv[5];
 /** How many times the fences ratio's group of four runs (without, with, with, without) is made for each request. */
@@ -82,9 +84,11 @@ type Run = LoadResult & { cpuPerRequest: number; postgresPerRequest: number; mai
 type Target = { port: number; pid: number; sql: postgres.Sql; unevaluated: readonly string[] };
 
 const compareMotion = process.env.BENCH_MOTION === "compare";
+const motionOnly = only === "motion";
 
 async function main() {
   if (only === "strict" || only === "strict-embedded") return strictRuns(only === "strict-embedded");
+  if (motionOnly && !compareMotion) throw new Error('"motion" compares two servers: run it with BENCH_MOTION=compare');
   const appDir = benchApp();
   const db = await scratchDatabase("fenceline_tput");
   const app = await startServer({
@@ -207,11 +211,17 @@ async function main() {
       const motionOn: Run[] = [];
       const motionOff: Run[] = [];
       const motionGroups: number[] = [];
+      const motionCpuGroups: number[] = [];
       for (let g = 0; g < repeats; g++) {
-        const p1 = await measure(g === 0 ? label : `${label.slice(0, 3)} again`, appT, plainPost, undefined, unit, mult);
-        const f1 = await measure(`(f) ${label.slice(0, 3)} with ${fmt(fenceCount)} geofences in the account`, appT, fencedPost, undefined, unit, mult);
-        const f2 = await measure(`(f) ${label.slice(0, 3)} again`, appT, fencedPost, undefined, unit, mult);
-        const p2 = await measure(`${label.slice(0, 3)} again`, appT, plainPost, undefined, unit, mult);
+        if (!motionOnly) {
+          const p1 = await measure(g === 0 ? label : `${label.slice(0, 3)} again`, appT, plainPost, undefined, unit, mult);
+          const f1 = await measure(`(f) ${label.slice(0, 3)} with ${fmt(fenceCount)} geofences in the account`, appT, fencedPost, undefined, unit, mult);
+          const f2 = await measure(`(f) ${label.slice(0, 3)} again`, appT, fencedPost, undefined, unit, mult);
+          const p2 = await measure(`${label.slice(0, 3)} again`, appT, plainPost, undefined, unit, mult);
+          plainRuns.push(p1, p2);
+          fencedRuns.push(f1, f2);
+          groups.push(mean([f1, f2]).perSecond / mean([p1, p2]).perSecond);
+        }
         if (onT && offT && motionPosts) {
           const m1 = await measure(`(m) ${label.slice(0, 3)} motion on`, onT, motionPosts.on, undefined, unit, mult);
           const o1 = await measure(`(m) ${label.slice(0, 3)} motion off`, offT, motionPosts.off, undefined, unit, mult);
@@ -220,13 +230,11 @@ async function main() {
           motionOn.push(m1, m2);
           motionOff.push(o1, o2);
           motionGroups.push(mean([m1, m2]).perSecond / mean([o1, o2]).perSecond);
+          motionCpuGroups.push(perBatchCpu(o1, o2) / perBatchCpu(m1, m2));
         }
-        plainRuns.push(p1, p2);
-        fencedRuns.push(f1, f2);
-        groups.push(mean([f1, f2]).perSecond / mean([p1, p2]).perSecond);
       }
-      const motion = motionOn.length > 0 ? { on: mean(motionOn), off: mean(motionOff), groups: motionGroups } : null;
-      return { plain: mean(plainRuns), fenced: mean(fencedRuns), groups, motion };
+      const motion = motionOn.length > 0 ? { on: mean(motionOn), off: mean(motionOff), groups: motionGroups, cpuGroups: motionCpuGroups } : null;
+      return { plain: motionOnly ? null : mean(plainRuns), fenced: motionOnly ? null : mean(fencedRuns), groups, motion };
     };
     // Each goal's baseline runs right before and right after the runs it is compared with (the mean of the two).
     const bracketed = async <T>(label: string, target: Target, make: (i: number) => Post, inner: () => Promise<T>, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
@@ -243,12 +251,8 @@ async function main() {
         paired("(d) POST /ingest/traccar (query form)", traccar(plain), traccar(fenced), undefined, undefined, both(traccar)));
       return { ceiling, api, bareSingle, dev };
     };
-    const single = only === "batches" ? null : await singles();
-    const batches = only === "singles" ? null : await bracketed(
-      "(e) bare multi-row insert, 100 points",
-      baseT,
-      apiPost(bare, batchOf(bare, "continuous")),
-      async () => ({
+    const single = only === "batches" || motionOnly ? null : await singles();
+    const batchRuns = async () => ({
         apiBatch: await paired(
           "(e) POST /api/v1/…/locations, 100 points",
           apiPost(plain, batchOf(plain, "continuous")),
@@ -265,17 +269,19 @@ async function main() {
           100,
           both((a) => apiPost(a, batchOf(a, "restart"))),
         ),
-      }),
-      undefined,
-      "points/s",
-      100,
-    );
+      });
+    const batches = only === "singles" || motionOnly
+      ? null
+      : await bracketed("(e) bare multi-row insert, 100 points", baseT, apiPost(bare, batchOf(bare, "continuous")), batchRuns, undefined, "points/s", 100);
+    const motionBatches = motionOnly ? await batchRuns() : batches?.[1];
 
     const r = (a: Run, b: Run) => fmt(a.perSecond / b.perSecond, 3);
     console.log("ratios (req/s, or points/s for batches; each figure the mean of its runs: two, or two per group with [repeats]):");
     const spread = (groups: number[]) => (groups.length > 1 ? ` (groups ${groups.map((g) => fmt(g, 3)).join(", ")})` : "");
     if (single) {
-      const { ceiling, api, bareSingle, dev } = single;
+      const { ceiling, api: apiRuns, bareSingle, dev: devRuns } = single;
+      const api = { ...apiRuns, plain: apiRuns.plain!, fenced: apiRuns.fenced! };
+      const dev = { ...devRuns, plain: devRuns.plain!, fenced: devRuns.fenced! };
       console.log(`  goal 1  /api/v1 single ÷ framework ceiling (≥ 0.5):           ${r(api.plain, ceiling)}`);
       console.log(`  goal 2  /ingest/traccar ÷ bare single insert (≥ 0.5):          ${r(dev.plain, bareSingle)}`);
       console.log(
@@ -285,23 +291,29 @@ async function main() {
     }
     if (batches) {
       const [bareBatch, { apiBatch, denseBatch }] = batches;
-      console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain, bareBatch)}`);
+      console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain!, bareBatch)}`);
       console.log(
-        `  fences   with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced, apiBatch.plain)}${spread(apiBatch.groups)}` +
-          ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}${spread(denseBatch.groups)}`,
+        `  fences   with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced!, apiBatch.plain!)}${spread(apiBatch.groups)}` +
+          ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced!, denseBatch.plain!)}${spread(denseBatch.groups)}`,
       );
     }
     if (compareMotion) {
       console.log("  motion  on ÷ off (within 10 %: ≥ 0.9), a plain account's requests on two fresh servers, one with motion and one without:");
-      const motionRatio = (name: string, p: { motion: { on: Run; off: Run; groups: number[] } | null }) =>
-        p.motion && console.log(`    ${name.padEnd(48)} ${r(p.motion.on, p.motion.off)}${spread(p.motion.groups)}`);
+      // Beside the rates, the same groups' CPU a batch (the server's and Postgres's), off ÷ on: steadier on a shared
+      // machine, where a run's rate moves with what else runs but its CPU a request much less.
+      const motionRatio = (name: string, p: { motion: { on: Run; off: Run; groups: number[]; cpuGroups: number[] } | null }) =>
+        p.motion &&
+        console.log(
+          `    ${name.padEnd(48)} ${r(p.motion.on, p.motion.off)}${spread(p.motion.groups)}` +
+            ` · CPU a request, off ÷ on: ${fmt(perBatchCpu(p.motion.off) / perBatchCpu(p.motion.on), 3)}${spread(p.motion.cpuGroups)}`,
+        );
       if (single) {
         motionRatio("/api/v1 single", single.api);
         motionRatio("/ingest/traccar", single.dev);
       }
-      if (batches) {
-        motionRatio("batches of 100, continuous track", batches[1].apiBatch);
-        motionRatio("batches restarting the street", batches[1].denseBatch);
+      if (motionBatches) {
+        motionRatio("batches of 100, continuous track", motionBatches.apiBatch);
+        motionRatio("batches restarting the street", motionBatches.denseBatch);
       }
     }
     console.log(`load average at the end ${loadAverage()}`);
@@ -409,6 +421,9 @@ async function strictRuns(embedded: boolean) {
     await db?.drop();
   }
 }
+
+/** The CPU a request of the runs together: the server's and Postgres's. */
+const perBatchCpu = (...runs: Run[]) => runs.reduce((sum, r) => sum + r.cpuPerRequest + r.postgresPerRequest, 0) / runs.length;
 
 /** Runs of one request as one: the mean of their rates, of their CPU per request and of their event loop's load. */
 function mean(runs: readonly Run[]): Run {
