@@ -194,6 +194,25 @@ describe("motionRound", () => {
     );
   }, 180_000);
 
+  it("a round whose read stopped at its limit takes the fixes before the last one read and announces the rest", async () => {
+    const fixes = day();
+    const owner = await newTrackable("announced");
+    await store(owner, fixes.slice(0, 50));
+    await evaluationRounds(owner, 100_000);
+    await store(owner, fixes.slice(50, 80));
+    // The read takes 11 of the 30 new points: motion takes the 10 before the 11th's time, and the rest (from that
+    // time on) waits for the next round, announced again even if no fix comes after them.
+    const handed = await db.transaction(async (tx) => {
+      const reads = await lockAndRead(tx, [owner.id], 11, { motion: true });
+      const motion = await motionRound(tx, [owner], { reads: reads.motion, cursors: new Map([[owner.id, reads.locked[0]!.cursor]]) });
+      await Promise.all([...motion.writes, saveStates(tx, [], motion.states)]);
+      return motion.handed;
+    });
+    expect(handed).toBe(10);
+    const left = await db.select({ earliest: motionInbox.earliest }).from(motionInbox).where(eq(motionInbox.trackableId, owner.id));
+    expect(left.map((r) => r.earliest.getTime())).toEqual([T0 + fixes[60]!.s * 1000]);
+  });
+
   it("a round during a trip resumes from the stored state: the trip's older fixes are not read again", async () => {
     const fixes = day();
     const owner = await newTrackable("resume");

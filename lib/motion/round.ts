@@ -168,6 +168,8 @@ export async function motionRound(
   if (fresh.length === 0) return round;
   const byId = new Map(trackables.map((t) => [t.id, t]));
   const plans = new Map<string, Plan>();
+  /** Trackables whose fixes from a time on wait for the next round (see handedOver): announced again by WRITE. */
+  const announce: [trackableId: string, from: string][] = [];
   for (const row of fresh) {
     const owner = byId.get(row.trackableId)!;
     const settings = motionSettings(row.motion);
@@ -178,11 +180,7 @@ export async function motionRound(
     const resume = same && row.earliestMs >= same.at ? same : null;
     const tie = same && !resume && row.earliestMs === same.at - 1 ? same : null;
     const { handed, rest } = handedOver(resume, row.reads, pre?.cursors.get(row.trackableId) ?? null);
-    if (rest !== null) {
-      const announced = queryRows(tx, ANNOUNCE, [row.trackableId, iso(rest)]);
-      announced.catch(() => undefined); // awaited with the round's writes; not unhandled while the window is read
-      round.writes.push(announced);
-    }
+    if (rest !== null) announce.push([row.trackableId, iso(rest)]);
     plans.set(row.trackableId, { owner, af, settings, accuracy, basis, resume, tie, handed });
   }
   /** A bound of each resumed (or tied) window (null for the others: they start at the stop the query finds). */
@@ -360,6 +358,8 @@ export async function motionRound(
       ...TRIPS.params(tripRows),
       ...STOP_COLUMNS.map((_, i) => text(stopRows, i)),
       ...EPISODES.params(episodeRows),
+      announce.map((a) => a[0]),
+      announce.map((a) => a[1]),
     ]),
   );
   // Awaited by the round with its other writes; handled here too, so a failure is not unhandled meanwhile.
@@ -395,9 +395,6 @@ function knownWindow(trackableId: string, s: MotionState): WindowRow {
   return { trackableId, stopStartedMs: null, latitude: null, longitude: null, anchorMs: null, fixes: [], trips, episodes };
 }
 
-// Fixes a round left to the next: announced again, from the time of the first one.
-const ANNOUNCE = `insert into motion_inbox (trackable_id, earliest) values ($1::uuid, $2::timestamptz)`;
-
 /** Where the stored trips a resumed window replaces begin: the open trip's start, or the open stop's confirming fix. */
 const tripsFrom = (s: MotionState): number => (s.open.kind === "trip" ? s.open.first.time : s.open.anchorAt);
 
@@ -431,7 +428,8 @@ const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latit
 
 // The round's writes, in one statement: each window's stored trips and stops from its start are replaced by the
 // computed ones, the changed states saved (one JSON object by trackable id; JSON null clears a state; an evaluation
-// round passes none and saves them with its own state update), new speed episodes recorded. A trip the recompute
+// round passes none and saves them with its own state update), new speed episodes recorded, and the fixes a round
+// left to the next announced again (from the time of the first one: a statement of its own cost more than its row). A trip the recompute
 // keeps keeps its row (the upsert updates it, and the delete spares it); the others go. The parts touch different
 // rows, so the order Postgres runs them in does not matter.
 // Trips take every column but created_at, which the upsert keeps (the row's first write).
@@ -454,6 +452,7 @@ const STOP_COLUMNS = [
 ] as const;
 const STOPS_FROM = FIRST_COLUMN + TRIPS.names.length;
 const EPISODES = unnestedInsert(speedEpisodesTable, ["trackableId", "startedAt"], STOPS_FROM + STOP_COLUMNS.length);
+const ANNOUNCE_FROM = STOPS_FROM + STOP_COLUMNS.length + EPISODES.names.length;
 const stopNames = STOP_COLUMNS.map(([c]) => c).join(", ");
 const stopsSelect = `select ${STOP_COLUMNS.map(([c]) => (c === "geofence_ids" ? "geofence_ids::uuid[]" : c)).join(", ")} from unnest(${STOP_COLUMNS.map(
   ([, type], i) => `$${STOPS_FROM + i}::text[]::${type}[]`,
@@ -474,6 +473,9 @@ const WRITE = `with old_trips as (
     insert into stops (${stopNames}) ${stopsSelect}
   ), episodes as (
     insert into speed_episodes (${EPISODES.names.join(", ")}) ${EPISODES.select} on conflict do nothing
+  ), announced as (
+    insert into motion_inbox (trackable_id, earliest)
+    select * from unnest($${ANNOUNCE_FROM}::uuid[], $${ANNOUNCE_FROM + 1}::text[]::timestamptz[])
   ), states as (
     update trackable_states s set motion_state = nullif(v.value, 'null'::jsonb)
     from jsonb_each($4::text::jsonb) as v where s.trackable_id = v.key::uuid
