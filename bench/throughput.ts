@@ -230,7 +230,7 @@ async function main() {
           motionOn.push(m1, m2);
           motionOff.push(o1, o2);
           motionGroups.push(mean([m1, m2]).perSecond / mean([o1, o2]).perSecond);
-          motionCpuGroups.push(perBatchCpu(o1, o2) / perBatchCpu(m1, m2));
+          motionCpuGroups.push(requestCpu(mean([o1, o2])) / requestCpu(mean([m1, m2])));
         }
       }
       const motion = motionOn.length > 0 ? { on: mean(motionOn), off: mean(motionOff), groups: motionGroups, cpuGroups: motionCpuGroups } : null;
@@ -275,13 +275,12 @@ async function main() {
       : await bracketed("(e) bare multi-row insert, 100 points", baseT, apiPost(bare, batchOf(bare, "continuous")), batchRuns, undefined, "points/s", 100);
     const motionBatches = motionOnly ? await batchRuns() : batches?.[1];
 
-    const r = (a: Run, b: Run) => fmt(a.perSecond / b.perSecond, 3);
+    // A run not made (the plain and fenced runs of a "motion" run) shows as a dash.
+    const r = (a: Run | null, b: Run | null) => (a && b ? fmt(a.perSecond / b.perSecond, 3) : "—");
     console.log("ratios (req/s, or points/s for batches; each figure the mean of its runs: two, or two per group with [repeats]):");
     const spread = (groups: number[]) => (groups.length > 1 ? ` (groups ${groups.map((g) => fmt(g, 3)).join(", ")})` : "");
     if (single) {
-      const { ceiling, api: apiRuns, bareSingle, dev: devRuns } = single;
-      const api = { ...apiRuns, plain: apiRuns.plain!, fenced: apiRuns.fenced! };
-      const dev = { ...devRuns, plain: devRuns.plain!, fenced: devRuns.fenced! };
+      const { ceiling, api, bareSingle, dev } = single;
       console.log(`  goal 1  /api/v1 single ÷ framework ceiling (≥ 0.5):           ${r(api.plain, ceiling)}`);
       console.log(`  goal 2  /ingest/traccar ÷ bare single insert (≥ 0.5):          ${r(dev.plain, bareSingle)}`);
       console.log(
@@ -291,10 +290,10 @@ async function main() {
     }
     if (batches) {
       const [bareBatch, { apiBatch, denseBatch }] = batches;
-      console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain!, bareBatch)}`);
+      console.log(`  goal 3  /api/v1 batches of 100 ÷ bare multi-row insert (≥ 0.5): ${r(apiBatch.plain, bareBatch)}`);
       console.log(
-        `  fences   with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced!, apiBatch.plain!)}${spread(apiBatch.groups)}` +
-          ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced!, denseBatch.plain!)}${spread(denseBatch.groups)}`,
+        `  fences   with ${fmt(fenceCount)} fences ÷ without (≥ 0.9): batches ${r(apiBatch.fenced, apiBatch.plain)}${spread(apiBatch.groups)}` +
+          ` · batches restarting the street (twice the crossings) ${r(denseBatch.fenced, denseBatch.plain)}${spread(denseBatch.groups)}`,
       );
     }
     if (compareMotion) {
@@ -305,7 +304,7 @@ async function main() {
         p.motion &&
         console.log(
           `    ${name.padEnd(48)} ${r(p.motion.on, p.motion.off)}${spread(p.motion.groups)}` +
-            ` · CPU a request, off ÷ on: ${fmt(perBatchCpu(p.motion.off) / perBatchCpu(p.motion.on), 3)}${spread(p.motion.cpuGroups)}`,
+            ` · CPU a request, off ÷ on: ${fmt(requestCpu(p.motion.off) / requestCpu(p.motion.on), 3)}${spread(p.motion.cpuGroups)}`,
         );
       if (single) {
         motionRatio("/api/v1 single", single.api);
@@ -422,8 +421,8 @@ async function strictRuns(embedded: boolean) {
   }
 }
 
-/** The CPU a request of the runs together: the server's and Postgres's. */
-const perBatchCpu = (...runs: Run[]) => runs.reduce((sum, r) => sum + r.cpuPerRequest + r.postgresPerRequest, 0) / runs.length;
+/** A run's CPU a request, the server's and Postgres's. */
+const requestCpu = (run: Run) => run.cpuPerRequest + run.postgresPerRequest;
 
 /** Runs of one request as one: the mean of their rates, of their CPU per request and of their event loop's load. */
 function mean(runs: readonly Run[]): Run {

@@ -16,10 +16,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => unit?.close(), 60_000);
 
-const insert = (trackableIds: readonly string[]) =>
-  `insert into locations (id, trackable_id, latitude, longitude, timestamp)
+/** One statement storing three locations for each trackable of $1. */
+const INSERT = `insert into locations (id, trackable_id, latitude, longitude, timestamp)
    select gen_random_uuid(), t, 52 + g * 0.001, 13, timestamptz '2026-11-01T08:00:00Z' + g * interval '1 s'
-   from unnest('{${trackableIds.join(",")}}'::uuid[]) as t, generate_series(1, 3) as g`;
+   from unnest($1::uuid[]) as t, generate_series(1, 3) as g`;
+const insert = (trackableIds: readonly string[]) => queryRows(unit.db, INSERT, [[...trackableIds]]);
 
 async function locationsOf(trackableIds: readonly string[]): Promise<number> {
   const [row] = await queryRows<{ n: number }>(unit.db, `select count(*)::int as n from locations where trackable_id = any($1::uuid[])`, [[...trackableIds]]);
@@ -35,22 +36,22 @@ describe("a location's trackable", () => {
     const ctx = await unit.account();
     const real = await trackable(ctx, "real");
     const gone = "00000000-0000-7000-8000-00000000dead";
-    await expect(queryRows(unit.db, insert([real, gone]), [])).rejects.toMatchObject({ code: "23503" });
+    await expect(insert([real, gone])).rejects.toMatchObject({ code: "23503" });
     expect(await locationsOf([real, gone])).toBe(0);
-    await queryRows(unit.db, insert([real]), []);
+    await insert([real]);
     expect(await locationsOf([real])).toBe(3);
   });
 
   it("takes its locations along when it is deleted, alone or with its account", async () => {
     const ctx = await unit.account();
     const [one, two, kept] = [await trackable(ctx, "one"), await trackable(ctx, "two"), await trackable(ctx, "kept")];
-    await queryRows(unit.db, insert([one, two, kept]), []);
+    await insert([one, two, kept]);
     await deleteTrackable({ ctx, id: one });
     expect([await locationsOf([one]), await locationsOf([two]), await locationsOf([kept])]).toEqual([0, 3, 3]);
 
     const other = await unit.account();
     const theirs = await trackable(other, "theirs");
-    await queryRows(unit.db, insert([theirs]), []);
+    await insert([theirs]);
     await deleteAccounts(unit.db, [ctx.account.id]);
     expect([await locationsOf([two, kept]), await locationsOf([theirs])]).toEqual([0, 3]);
   });
@@ -65,6 +66,17 @@ describe.skipIf(!process.env.DATABASE_URL)("a location's trackable, against a co
   });
   afterAll(async () => sql?.end());
 
+  /** Runs `race` on two connections of their own (a transaction each), released afterwards. */
+  const onTwoConnections = async (race: (first: postgres.ReservedSql, second: postgres.ReservedSql) => Promise<void>) => {
+    const [first, second] = [await sql.reserve(), await sql.reserve()];
+    try {
+      await race(first, second);
+    } finally {
+      first.release();
+      second.release();
+    }
+  };
+
   /** Whether a query is still waiting (for a lock) after a moment. */
   const waiting = async (query: Promise<unknown>) => {
     const pending = Symbol("pending");
@@ -74,39 +86,29 @@ describe.skipIf(!process.env.DATABASE_URL)("a location's trackable, against a co
   it("a delete waits for an insert in progress, then takes the locations it committed", async () => {
     const ctx = await unit.account();
     const id = await trackable(ctx, "racing");
-    const storing = await sql.reserve();
-    const deleting = await sql.reserve();
-    try {
+    await onTwoConnections(async (storing, deleting) => {
       await storing.unsafe("begin");
-      await storing.unsafe(insert([id]));
+      await storing.unsafe(INSERT, [[id]]);
       const deleted = deleting`delete from trackables where id = ${id}`;
       expect(await waiting(deleted)).toBe(true);
       await storing.unsafe("commit");
       await deleted;
-      expect(await locationsOf([id])).toBe(0);
-    } finally {
-      storing.release();
-      deleting.release();
-    }
+    });
+    expect(await locationsOf([id])).toBe(0);
   });
 
   it("an insert waits for a delete in progress, then fails and leaves nothing", async () => {
     const ctx = await unit.account();
     const id = await trackable(ctx, "racing");
-    const deleting = await sql.reserve();
-    const storing = await sql.reserve();
-    try {
+    await onTwoConnections(async (deleting, storing) => {
       await deleting.unsafe("begin");
       await deleting`delete from trackables where id = ${id}`;
-      const stored = storing.unsafe(insert([id]));
+      const stored = storing.unsafe(INSERT, [[id]]);
       stored.catch(() => undefined);
       expect(await waiting(stored)).toBe(true);
       await deleting.unsafe("commit");
       await expect(stored).rejects.toMatchObject({ code: "23503" });
-      expect(await locationsOf([id])).toBe(0);
-    } finally {
-      deleting.release();
-      storing.release();
-    }
+    });
+    expect(await locationsOf([id])).toBe(0);
   });
 });

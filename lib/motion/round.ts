@@ -428,10 +428,10 @@ const point = (p: { latitude: number; longitude: number }, at: Date) => ({ latit
 
 // The round's writes, in one statement: each window's stored trips and stops from its start are replaced by the
 // computed ones, the changed states saved (one JSON object by trackable id; JSON null clears a state; an evaluation
-// round passes none and saves them with its own state update), new speed episodes recorded, and the fixes a round
-// left to the next announced again (from the time of the first one: a statement of its own cost more than its row). A trip the recompute
-// keeps keeps its row (the upsert updates it, and the delete spares it); the others go. The parts touch different
-// rows, so the order Postgres runs them in does not matter.
+// round passes none and saves them with its own state update), new speed episodes recorded, and the fixes the round
+// left to the next announced again from the time of the first one (a statement of their own cost more than the rows).
+// A trip the recompute keeps keeps its row (the upsert updates it, and the delete spares it); the others go. The
+// parts touch different rows, so the order Postgres runs them in does not matter.
 // Trips take every column but created_at, which the upsert keeps (the row's first write).
 const FIRST_COLUMN = 5;
 const TRIP_KEYS = (Object.keys(getTableColumns(tripsTable)) as (keyof typeof tripsTable.$inferInsert & string)[]).filter((k) => k !== "id" && k !== "createdAt");
