@@ -251,6 +251,21 @@ export async function createFences(base: string, headers: Record<string, string>
   }
 }
 
+/**
+ * The garbage collector's time on an app server's main thread so far, in ms (minor, major and incremental collections:
+ * prom-client's nodejs_gc_duration_seconds from its /metrics); null for a server without it (the bare baselines).
+ */
+export async function gcMs(port: number): Promise<number | null> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+    if (!res.ok) return null;
+    const sums = [...(await res.text()).matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)];
+    return sums.length === 0 ? null : sums.reduce((ms, m) => ms + Number(m[1]) * 1000, 0);
+  } catch {
+    return null;
+  }
+}
+
 /** CPU time (user + system) of a process's main thread (the event loop's: its thread id is the process id), in ms. */
 export function mainThreadMs(pid: number): number {
   return statCpuMs(`/proc/${pid}/task/${pid}/stat`);

@@ -44,6 +44,7 @@ import {
   cpuMs,
   createFences,
   fmt,
+  gcMs,
   load,
   loadAverage,
   mainThreadMs,
@@ -78,7 +79,7 @@ const repeats = Math.max(1, Number(process.argv[6] ?? 1));
  * A run's load result, the server's CPU time per request over it (its catch-up included), and how busy the server's
  * event loop thread was over the posts (the share of their wall time it was on a CPU).
  */
-type Run = LoadResult & { cpuPerRequest: number; postgresPerRequest: number; mainBusy: number };
+type Run = LoadResult & { cpuPerRequest: number; postgresPerRequest: number; mainBusy: number; gcPerRequest: number | null };
 
 /** A server a run posts to: its port and process, the database its evaluations are waited for on, and trackables it never evaluates. */
 type Target = { port: number; pid: number; sql: postgres.Sql; unevaluated: readonly string[] };
@@ -139,7 +140,8 @@ async function main() {
     const show = (label: string, r: Run, backlog: string, unit = "req/s", mult = 1) =>
       console.log(
         `${label.padEnd(52)} ${fmt(r.perSecond * mult).padStart(7)} ${unit.padEnd(8)} p50 ${fmt(r.p50, 1).padStart(6)} ms  p95 ${fmt(r.p95, 1).padStart(6)} ms  ` +
-          `CPU ${fmt(r.cpuPerRequest, 2)} ms/req (Postgres ${fmt(r.postgresPerRequest, 2)})  event loop ${fmt(r.mainBusy * 100)} % busy  ${r.errors} errors  ${backlog}`,
+          `CPU ${fmt(r.cpuPerRequest, 2)} ms/req (Postgres ${fmt(r.postgresPerRequest, 2)}${r.gcPerRequest === null ? "" : `, GC ${fmt(r.gcPerRequest, 2)}`})  ` +
+          `event loop ${fmt(r.mainBusy * 100)} % busy  ${r.errors} errors  ${backlog}`,
       );
     const measure = async (label: string, { port, pid, sql, unevaluated }: Target, make: (i: number) => Post, ok?: (s: number) => boolean, unit?: string, mult?: number) => {
       await drained(sql);
@@ -149,6 +151,7 @@ async function main() {
       const cpu0 = cpuMs(pid);
       const pg0 = postgresMs();
       const main0 = mainThreadMs(pid);
+      const gc0 = await gcMs(port);
       const loaded = await load(port, make, { concurrency, seconds, ok });
       const mainBusy = (mainThreadMs(pid) - main0) / (loaded.seconds * 1000);
       // Sustained throughput: the posts may outrun their evaluation, which the server then finishes after the last
@@ -159,6 +162,7 @@ async function main() {
       const catchUp = performance.now() - t0;
       // With no evaluation queued or running, nothing may be left after a cursor: such points would never be evaluated.
       const stranded = await pointsBehind(sql, unevaluated);
+      const gc1 = await gcMs(port);
       if (stranded > 0) console.log(`  ${fmt(stranded)} points were left with no evaluation to come: a lost run`);
       const r: Run = {
         ...loaded,
@@ -166,6 +170,7 @@ async function main() {
         cpuPerRequest: (cpuMs(pid) - cpu0) / Math.max(1, loaded.requests + loaded.errors),
         postgresPerRequest: (postgresMs() - pg0) / Math.max(1, loaded.requests + loaded.errors),
         mainBusy,
+        gcPerRequest: gc0 === null || gc1 === null ? null : (gc1 - gc0) / Math.max(1, loaded.requests + loaded.errors),
       };
       const [{ events: events1 }] = await sql<[{ events: number }]>`select count(*)::int as events from events`;
       // Geofence events (entries, exits) the run's points made, warm-up excluded: the work fences add per request.
@@ -433,6 +438,7 @@ function mean(runs: readonly Run[]): Run {
     cpuPerRequest: avg((r) => r.cpuPerRequest),
     postgresPerRequest: avg((r) => r.postgresPerRequest),
     mainBusy: avg((r) => r.mainBusy),
+    gcPerRequest: runs.some((r) => r.gcPerRequest === null) ? null : avg((r) => r.gcPerRequest!),
   };
 }
 
