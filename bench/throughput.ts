@@ -16,8 +16,9 @@
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
 // node:http + postgres.js server (bench/baseline-server.ts) on the same database, driven by N keep-alive clients
 // (node:http, one socket each, so the load generator costs little CPU). Each run is timed for `seconds` after a 2 s
-// warm-up; the server's CPU time per request is read from /proc (steadier than req/s on a shared machine). Rates are
-// sustained rates: evaluation still under way when the posts stop is waited for, and its time and CPU count.
+// warm-up; the server's CPU time per request is read from /proc (steadier than req/s on a shared machine), and an app
+// server's garbage collection time per request from its /metrics (GC). Rates are sustained rates: evaluation still
+// under way when the posts stop is waited for, and its time and CPU count.
 //   (a) framework ceiling: POST to an unknown /api/v1 path — the catch-all route's JSON 404 (notFoundRoute: no auth,
 //       no database);
 //   (b) bare single insert: node:http + postgres.js, one row;
