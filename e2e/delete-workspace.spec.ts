@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { apiClient, createApiKey } from "./support/api";
+import { seriousViolations } from "./support/axe";
 import { watchConsole } from "./support/console";
 import { expect, test } from "./support/fresh-account";
 
@@ -21,8 +21,7 @@ test("delete a workspace on a phone: its name typed to confirm, then signed out,
   await confirm.fill(`${workspace} nearly`);
   await expect(button).toBeDisabled();
 
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  const bad = await seriousViolations(page);
   expect(bad, bad.join("\n")).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 

@@ -1,6 +1,6 @@
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { apiClient, createApiKey } from "./support/api";
+import { seriousViolations } from "./support/axe";
 import { watchConsole } from "./support/console";
 import { expect, test } from "./support/fresh-account";
 
@@ -29,8 +29,7 @@ test("import a GPX file from the trackable page on a phone: the counts, the bad 
     ["2026-08-09T23:01:46.781Z", "import"],
   ]);
 
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  const bad = await seriousViolations(page);
   expect(bad, bad.join("\n")).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   errors.expectNone();

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { seriousViolations } from "./support/axe";
 import { apiClient, createApiKey } from "./support/api";
 import { test as freshTest } from "./support/fresh-account";
 import { shot } from "./support/screens";
@@ -9,8 +9,7 @@ import { shot } from "./support/screens";
 const uniq = (base: string) => `${base} ${Date.now().toString(36).slice(-5)}`;
 
 async function expectAccessible(page: Page, width: number) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  const bad = await seriousViolations(page);
   expect(bad, bad.join("\n")).toEqual([]);
   const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scroll).toBeLessThanOrEqual(width);

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./support/axe";
 import { Secret, TOTP } from "otpauth";
 import { signUpFresh } from "./support/fresh-account";
 import { shot } from "./support/screens";
@@ -7,8 +7,7 @@ import { shot } from "./support/screens";
 const PHONE = { width: 390, height: 844 };
 
 async function expectAccessible(page: import("@playwright/test").Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  const bad = await seriousViolations(page);
   expect(bad, bad.join("\n")).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 }
