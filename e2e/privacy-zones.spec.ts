@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { seriousViolations } from "./support/axe";
 import { apiClient, createApiKey } from "./support/api";
+import { seriousViolations } from "./support/axe";
 import { test as freshTest } from "./support/fresh-account";
 import { shot } from "./support/screens";
 

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { seriousViolations } from "./support/axe";
 import { Secret, TOTP } from "otpauth";
+import { seriousViolations } from "./support/axe";
 import { signUpFresh } from "./support/fresh-account";
 import { shot } from "./support/screens";
 

@@ -35,8 +35,8 @@ export function queryRows<T extends object>(db: Executor, text: string, params: 
 /**
  * A timestamp column as epoch milliseconds (float8, exact at the millisecond precision timestamps are stored with),
  * for fixed SQL whose rows are read without drizzle's mapping: `new Date(row.xMs)` on the way back.
- * date_part computes in float8 (EXTRACT, since Postgres 14, in numeric: a fifth of the time of a round's read of its
- * points went to it). Its seconds are the stored microseconds divided by a million, correctly rounded, so times a
- * thousand they lie within a thousandth of the whole milliseconds, which round() gives back exactly.
+ * date_part computes in float8 (EXTRACT computes in numeric since Postgres 14, which bench/epoch-ms.ts weighs). Its
+ * seconds are the stored microseconds divided by a million, correctly rounded, so times a thousand they lie within a
+ * thousandth of the whole milliseconds, which round() gives back exactly.
  */
 export const epochMs = (column: string): string => `round(date_part('epoch', ${column}) * 1000)`;
