@@ -3,6 +3,7 @@ import { newAccount, useServer, type TestAccount } from "../harness/client";
 import { startServer, type TestServer } from "../harness/server";
 import { startReceiver } from "../support/receiver";
 import { basicAuth, expectError, newDevice, send, storedLocations } from "../support/devices";
+import { awayFromWindowEdge } from "../support/window-edge";
 
 // Device points drive geofence events like API points do, and each token has its own request budget. A server of its
 // own: webhooks to the local receiver (WEBHOOK_ALLOW_PRIVATE_URLS) and a small DEVICE_RATE_LIMIT_PER_MINUTE.
@@ -83,6 +84,8 @@ describe("device points drive geofence webhooks", () => {
 describe("DEVICE_RATE_LIMIT_PER_MINUTE", () => {
   it(`the ${LIMIT + 1}th request of a token in a minute is 429 with Retry-After, stores nothing; other tokens are unaffected`, async () => {
     const { account, trackableId, token } = await newDevice();
+    // The budget is counted exactly only when the requests fall in one of the limiter's minute windows.
+    await awayFromWindowEdge(15_000);
     const t = Math.floor(Date.now() / 1000) - 100;
     const post = (tok: string, i: number) => send("GET", `/ingest/traccar?id=${tok}&timestamp=${t + i}&lat=48.1&lon=11.5`);
     for (let i = 0; i < LIMIT; i++) {
@@ -105,6 +108,7 @@ describe("DEVICE_RATE_LIMIT_PER_MINUTE", () => {
 
   it("exact under concurrency: of 12 simultaneous requests on a fresh token, exactly the limit pass", async () => {
     const { token } = await newDevice();
+    await awayFromWindowEdge(15_000);
     const t = Math.floor(Date.now() / 1000) - 100;
     const replies = await Promise.all(
       Array.from({ length: 12 }, (_, i) => send("GET", `/ingest/traccar?id=${token}&timestamp=${t + i}&lat=48.1&lon=11.5`)),
