@@ -20,6 +20,7 @@ export const REDACTED_PATHS = [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.
  */
 interface Logging {
   root: Logger;
+  access: Logger;
   context: AsyncLocalStorage<RequestContext>;
 }
 const KEY = Symbol.for("fenceline.logging");
@@ -53,10 +54,16 @@ function logging(): Logging {
   };
   // Readable lines are formatted in this thread (no transport worker to find by file name in a bundle).
   const root = format === "pretty" ? pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" })) : pino(options);
-  return (holder[KEY] = { root, context });
+  // The access line has fixed fields (the request's id, method, route pattern, status and time), none a credential:
+  // its child logger skips the redaction paths, whose wildcards cost a fifth of a single post's logging.
+  const access = root.child({}, { redact: [] });
+  return (holder[KEY] = { root, access, context });
 }
 
 export const rootLogger = (): Logger => logging().root;
+
+/** The logger of the one line per request ("request": its id, method, route pattern, status and milliseconds). */
+export const accessLogger = (): Logger => logging().access;
 
 /** The request being handled, if any. */
 export const currentRequest = (): RequestContext | undefined => logging().context.getStore();

@@ -16,7 +16,7 @@ import { startIdleGc } from "./idle-gc";
 import { leanRoute } from "./lean-path";
 import { restorePlatformDate } from "./platform-date";
 import { pageKind, securityHeaders } from "./security-headers";
-import { log, requestIdOf, rootLogger, withRequestContext } from "@/lib/log/logger";
+import { accessLogger, log, requestIdOf, withRequestContext } from "@/lib/log/logger";
 
 export interface AppServerOptions {
   /** The app's directory (the one holding .next); the working directory by default. */
@@ -103,7 +103,7 @@ export async function createAppServer(opts: AppServerOptions = {}): Promise<AppS
       const seconds = (performance.now() - started) / 1000;
       httpDuration.observe({ method, route }, seconds);
       // The route pattern, never the raw path or query: those carry share and device tokens.
-      rootLogger().info({ requestId, method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, "request");
+      accessLogger().info({ requestId, method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, "request");
     });
 
     const ip = clientAddress(req, trustProxy);
