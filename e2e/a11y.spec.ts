@@ -24,6 +24,7 @@ for (const viewport of [DESK, PHONE]) {
   test.describe(`at ${viewport.width} px`, () => {
     for (const p of PAGES) {
       test(`${p.name}: axe, no sideways scrolling, skip link`, async ({ browser }) => {
+        test.slow(p.slow === true, "axe over a page this long takes most of a test's time");
         const key = `${viewport.width}-${p.signedIn !== false}`;
         let context = contexts.get(key);
         if (!context) {

@@ -80,6 +80,8 @@ export interface PageUnderTest {
   ready: (page: Page) => ReturnType<Page["locator"]>;
   /** A long page generated from a repeated structure: color contrast checked once per distinct look (e2e/support/axe.ts). */
   contrastByStyle?: boolean;
+  /** Its checks take far longer than a page's (axe over the whole API reference): its test gets three times the time. */
+  slow?: boolean;
 }
 
 const heading = (name: string | RegExp) => (page: Page) => page.getByRole("heading", { level: 1, name }).first();
@@ -90,7 +92,7 @@ export const PAGES: PageUnderTest[] = [
   { name: "home", path: () => "/", signedIn: false, ready: heading(/Know where your fleet is/) },
   { name: "sign-in", path: () => "/sign-in", signedIn: false, ready: heading("Sign in") },
   { name: "sign-up", path: () => "/sign-up", signedIn: false, ready: heading("Create your account") },
-  { name: "api-docs", path: () => "/docs/api", signedIn: false, ready: heading(/Fenceline/), contrastByStyle: true },
+  { name: "api-docs", path: () => "/docs/api", signedIn: false, ready: heading(/Fenceline/), contrastByStyle: true, slow: true },
   { name: "share", path: (ws) => ws.shareUrl, signedIn: false, ready: (page) => page.getByTestId("share-marker") },
   { name: "not-found", path: () => "/no/such/page", signedIn: false, ready: heading("This page does not exist") },
   { name: "trackables", path: () => "/trackables", ready: map },
