@@ -12,6 +12,8 @@
 // BENCH_MOTION=compare adds two app servers, each on a fresh scratch database of its own: one with motion and one
 // without (FENCELINE_BENCH_NO_MOTION=1, and no motion trigger), and runs each request of a plain account on both, next
 // to each other: motion on ÷ motion off, from the same start (not the main server, whose tables the other runs fill).
+// BENCH_MOTION=together with "motion": the same two servers loaded at once instead, half the clients each, so the
+// shared machine's drift falls on both alike (bench/motion-cost.ts; [repeats] is its number of groups).
 //
 // One app server (the built app behind lib/server/app-server.ts, on a scratch Postgres database) and one bare
 // node:http + postgres.js server (bench/baseline-server.ts) on the same database, driven by N keep-alive clients
@@ -37,6 +39,7 @@
 // up on (the bare server inserts into trackables nobody evaluates).
 import postgres from "postgres";
 import { startServer } from "@/tests/harness/server";
+import { motionTogether } from "./motion-cost";
 import { buildIfStale } from "@/scripts/build";
 import {
   benchAccount,
@@ -90,7 +93,8 @@ const motionOnly = only === "motion";
 
 async function main() {
   if (only === "strict" || only === "strict-embedded") return strictRuns(only === "strict-embedded");
-  if (motionOnly && !compareMotion) throw new Error('"motion" compares two servers: run it with BENCH_MOTION=compare');
+  if (motionOnly && process.env.BENCH_MOTION === "together") return motionTogether({ seconds, concurrency, groups: repeats });
+  if (motionOnly && !compareMotion) throw new Error('"motion" compares two servers: run it with BENCH_MOTION=compare or BENCH_MOTION=together');
   const appDir = benchApp();
   const db = await scratchDatabase("fenceline_tput");
   const app = await startServer({
