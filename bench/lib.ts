@@ -476,18 +476,36 @@ export function traccarPost(tokens: readonly string[]) {
   };
 }
 
-/** CPU time of every Postgres process on the machine (the bench's database server), in ms. */
-export function postgresMs(): number {
+/**
+ * CPU time of every Postgres process on the machine (the bench's database server), in ms; with `database`, only the
+ * backends connected to it (told apart by the database name in their command line).
+ */
+export function postgresMs(database?: string): number {
   let total = 0;
   for (const pid of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
-    let command: string;
     try {
-      command = fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+      if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
+      // "postgres: [<cluster>: ]<user> <database> <host>(<port>) <state>"
+      if (database !== undefined && !fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\s\0]+/).includes(database)) continue;
     } catch {
       continue; // exited meanwhile
     }
-    if (command === "postgres") total += cpuMs(Number(pid)) || 0;
+    total += cpuMs(Number(pid)) || 0;
   }
   return total;
+}
+
+/**
+ * Waits until a bench database has no evaluation queued or running (its jobs table), polling every 20 ms: how long
+ * that took (ms), or null when some were still pending after `limitMs`.
+ */
+export async function evaluationsDrained(sql: postgres.Sql, limitMs = 60_000): Promise<number | null> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < limitMs) {
+    const [row] = await sql`select count(*)::int as n from jobs where name = 'evaluate-geofences'`;
+    if (row!.n === 0) return performance.now() - t0;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return null;
 }

@@ -13,45 +13,17 @@
 // Each group runs the continuous track and then the street restarted at every batch (twice the crossings), each
 // once with the motion server's clients started first and once with the other's, and prints the ratios with motion ÷
 // without; the last lines are the means over the groups.
-import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 import postgres from "postgres";
-import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { PG_BASE, benchAccount, benchApp, benchNodeArgs, cpuMs, fmt, load, loadAverage, scratchDatabase, timedBatchOf, withoutMotionInbox, type BenchAccount, type Post } from "./lib";
+import { PG_BASE, benchAccount, benchApp, benchNodeArgs, cpuMs, evaluationsDrained, fmt, load, loadAverage, postgresMs, scratchDatabase, timedBatchOf, withoutMotionInbox, type BenchAccount, type Post } from "./lib";
 
-
-/** CPU time (ms) of the Postgres backends connected to `database`. */
-function backendsMs(database: string): number {
-  let total = 0;
-  for (const pid of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
-      // "postgres: [<cluster>: ]<user> <database> <host>(<port>) <state>"
-      if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\s\0]+/).includes(database)) continue;
-      total += cpuMs(Number(pid)) || 0;
-    } catch {
-      continue; // exited meanwhile
-    }
-  }
-  return total;
-}
-
-/** Evaluation runs queued or running on a server's database. */
-async function pending(sql: postgres.Sql): Promise<number> {
-  const [row] = await sql`select count(*)::int as n from jobs where name = 'evaluate-geofences'`;
-  return row!.n as number;
-}
 
 /** Waits until the database has no evaluation queued or running; how long that took (ms). */
 async function drained(sql: postgres.Sql): Promise<number> {
-  const t0 = performance.now();
-  while (performance.now() - t0 < 120_000) {
-    if ((await pending(sql)) === 0) return performance.now() - t0;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("evaluations still pending after 120 s");
+  const ms = await evaluationsDrained(sql, 120_000);
+  if (ms === null) throw new Error("evaluations still pending after 120 s");
+  return ms;
 }
 
 interface Side {
@@ -92,7 +64,6 @@ async function statementsBySide(sides: readonly Side[]): Promise<void> {
 
 /** The runs and their ratios (see the header), printed as they come. */
 export async function motionTogether({ seconds, concurrency, groups }: { seconds: number; concurrency: number; groups: number }): Promise<void> {
-  buildIfStale();
   const appDir = benchApp();
   const env = { RATE_LIMIT_PER_MINUTE: "1000000000", DEVICE_RATE_LIMIT_PER_MINUTE: "1000000000", REDIS_URL: "" };
   const onDb = await scratchDatabase("fenceline_mc_on");
@@ -129,7 +100,7 @@ export async function motionTogether({ seconds, concurrency, groups }: { seconds
     await Promise.all(sides.map((s) => drained(s.sql)));
     await Promise.all(order.map((s) => load(s.port, posts.get(s)!.get(track)!, { concurrency: half, seconds: 2 }))); // warm-up
     await Promise.all(sides.map((s) => drained(s.sql)));
-    const before = new Map(sides.map((s) => [s, { cpu: cpuMs(s.pid), pg: backendsMs(s.database) }]));
+    const before = new Map(sides.map((s) => [s, { cpu: cpuMs(s.pid), pg: postgresMs(s.database) }]));
     const loads = await Promise.all(order.map((s) => load(s.port, posts.get(s)!.get(track)!, { concurrency: half, seconds })));
     const catchUps = await Promise.all(order.map((s) => drained(s.sql)));
     const out = new Map<Side, Result>();
@@ -140,7 +111,7 @@ export async function motionTogether({ seconds, concurrency, groups }: { seconds
       out.set(s, {
         rate: (loads[i]!.requests * 100) / (loads[i]!.seconds + catchUps[i]! / 1000),
         cpu: (cpuMs(s.pid) - b.cpu) / n,
-        postgres: (backendsMs(s.database) - b.pg) / n,
+        postgres: (postgresMs(s.database) - b.pg) / n,
         catchUp: catchUps[i]!,
       });
     });

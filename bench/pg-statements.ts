@@ -12,7 +12,7 @@
 import postgres from "postgres";
 import { buildIfStale } from "@/scripts/build";
 import { startServer } from "@/tests/harness/server";
-import { HISTORY_INSERT, PG_BASE, benchAccount, createFences, fmt, load, scratchDatabase, traccarPost, timedBatchOf, withoutMotionInbox, type BenchAccount, type Post } from "./lib";
+import { HISTORY_INSERT, PG_BASE, benchAccount, createFences, evaluationsDrained, fmt, load, scratchDatabase, traccarPost, timedBatchOf, withoutMotionInbox, type BenchAccount, type Post } from "./lib";
 
 const seconds = Number(process.argv[2] ?? 8);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -58,13 +58,13 @@ async function main() {
     const unit = mode === "traccar" ? "post" : "batch";
     const run = async (label: string, acc: BenchAccount) => {
       await load(port, posts(acc), { concurrency, seconds: 2 }); // warm-up
-      await settle(scratch);
+      await evaluationsDrained(scratch);
       if (history > 0) {
         await scratch.unsafe(HISTORY_INSERT, [acc.trackables, 1, history, "2025-01-01T00:00:00Z", "traccar"]);
       }
       await stats`select pg_stat_statements_reset()`;
       const r = await load(port, posts(acc), { concurrency, seconds });
-      await settle(scratch);
+      await evaluationsDrained(scratch);
       const rows = await stats`
         select calls::int, total_exec_time::float8 as ms, rows::int, wal_bytes::float8 as wal, wal_fpi::int as fpi, query from pg_stat_statements
         where dbid = ${oid} order by total_exec_time desc limit 25`;
@@ -91,15 +91,6 @@ async function main() {
   }
 }
 
-/** Waits until no evaluation is queued or running (the scratch database's jobs table), up to 60 s. */
-async function settle(sql: postgres.Sql) {
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    const [row] = await sql`select count(*)::int as n from jobs where name = 'evaluate-geofences'`;
-    if (row!.n === 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 main().catch((err: unknown) => {
   console.error(err);

@@ -47,6 +47,7 @@ import {
   benchNodeArgs,
   cpuMs,
   createFences,
+  evaluationsDrained,
   fmt,
   gcMs,
   load,
@@ -459,20 +460,9 @@ async function pointsBehind(sql: postgres.Sql, bare: readonly string[]): Promise
   return row!.n as number;
 }
 
-/** Evaluation runs queued or running. */
-async function pendingEvaluations(sql: postgres.Sql): Promise<number> {
-  const [row] = await sql`select count(*)::int as n from jobs where name = 'evaluate-geofences'`;
-  return row!.n as number;
-}
-
 /** Waits (up to 60 s) until the embedded runner has no evaluation left from the previous run, so runs do not overlap. */
 async function drained(sql: postgres.Sql) {
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    if ((await pendingEvaluations(sql)) === 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  console.log("  (evaluations still pending after 60 s)");
+  if ((await evaluationsDrained(sql)) === null) console.log("  (evaluations still pending after 60 s)");
 }
 
 main().catch((err: unknown) => {
