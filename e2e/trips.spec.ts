@@ -173,8 +173,10 @@ test("past 100 trips or stops the card pages: older and newest pages of each, ke
   await page.getByTestId("trip-detail").getByRole("link", { name: "Close trip" }).click();
   await expect(page.getByTestId("trip-detail")).toHaveCount(0);
   await expect(trips).toHaveCount(2);
+  await expect(page).not.toHaveURL(/[?&]trip=/);
 
   // Back to the newest trips: the same first page as before.
+  await liveSettled(page);
   await tripPages.getByRole("link", { name: "Newest trips" }).click();
   await expect(trips).toHaveCount(100);
   await expect(trips.first()).toHaveAttribute("data-trip-id", newestFirst!);

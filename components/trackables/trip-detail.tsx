@@ -1,4 +1,5 @@
 // One trip opened from the trips list: its path on a map (its own locations, not the range's track) and its speed.
+import Link from "next/link";
 import { Badge, Time } from "@/components/ui";
 import { formatDuration, formatKm, formatKmh } from "@/lib/dashboard/format";
 import type { MapConfig } from "@/lib/config/map";
@@ -17,9 +18,9 @@ export function TripDetail({ opened, config, name, closeHref }: { opened: Opened
         <h3 id="trip-detail-heading" className="text-sm font-semibold text-slate-900">
           Trip from <Time value={trip.startedAt} /> {trip.status === "ongoing" ? <Badge color="green">Ongoing</Badge> : null}
         </h3>
-        <a href={closeHref} className="text-sm font-medium text-indigo-700 hover:text-indigo-500">
+        <Link href={closeHref} scroll={false} className="text-sm font-medium text-indigo-700 hover:text-indigo-500">
           Close trip
-        </a>
+        </Link>
       </div>
       <p className="flex flex-wrap gap-x-1 text-sm whitespace-nowrap text-slate-700">
         <span>
